@@ -1,0 +1,168 @@
+//! The board: a mailbox plus bitboards per colour and per movement part. No rules here.
+
+use super::bitboard::*;
+use super::piece::{Kind, Piece, part};
+use super::square::{Color, NO_SQUARE, Square};
+
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Board {
+    /// 0 = empty, else 1 + kind + 32 * colour.
+    cells: [u8; 64],
+    pub by_color: [Bitboard; 2],
+    /// Indexed by the bit position of a [`part`] flag; both colours.
+    pub by_part: [Bitboard; part::COUNT],
+    /// Royal king square per colour, NO_SQUARE when absent.
+    pub kings: [Square; 2],
+}
+
+pub const PAWN_IDX: usize = 0;
+pub const KNIGHT_IDX: usize = 1;
+pub const KING_IDX: usize = 2;
+pub const BISHOP_IDX: usize = 3;
+pub const ROOK_IDX: usize = 4;
+pub const NIGHT_IDX: usize = 5;
+
+impl Default for Board {
+    fn default() -> Self {
+        Board::empty()
+    }
+}
+
+impl Board {
+    pub const fn empty() -> Board {
+        Board { cells: [0; 64], by_color: [0; 2], by_part: [0; part::COUNT], kings: [NO_SQUARE; 2] }
+    }
+
+    #[inline]
+    pub fn get(&self, s: Square) -> Option<Piece> {
+        let c = self.cells[s as usize];
+        if c == 0 {
+            None
+        } else {
+            let color = if c & 32 != 0 { Color::Black } else { Color::White };
+            Some(Piece::new(color, Kind::from_index(((c & 31) - 1) as usize)))
+        }
+    }
+
+    #[inline]
+    pub fn kind_at(&self, s: Square) -> Option<Kind> {
+        let c = self.cells[s as usize];
+        if c == 0 { None } else { Some(Kind::from_index(((c & 31) - 1) as usize)) }
+    }
+
+    #[inline]
+    pub fn occupied(&self) -> Bitboard {
+        self.by_color[0] | self.by_color[1]
+    }
+
+    #[inline]
+    pub fn is_empty(&self, s: Square) -> bool {
+        self.cells[s as usize] == 0
+    }
+
+    #[inline]
+    fn toggle_parts(&mut self, s: Square, kind: Kind) {
+        let mut parts = kind.parts();
+        while parts != 0 {
+            let i = parts.trailing_zeros() as usize;
+            self.by_part[i] ^= bb(s);
+            parts &= parts - 1;
+        }
+    }
+
+    /// Puts a piece on an empty square.
+    #[inline]
+    pub fn put(&mut self, s: Square, p: Piece) {
+        debug_assert!(self.cells[s as usize] == 0);
+        self.cells[s as usize] = 1 + p.kind as u8 + 32 * p.color as u8;
+        self.by_color[p.color.idx()] |= bb(s);
+        self.toggle_parts(s, p.kind);
+        if p.kind == Kind::King {
+            self.kings[p.color.idx()] = s;
+        }
+    }
+
+    /// Removes and returns the piece on a square.
+    #[inline]
+    pub fn remove(&mut self, s: Square) -> Option<Piece> {
+        let p = self.get(s)?;
+        self.cells[s as usize] = 0;
+        self.by_color[p.color.idx()] &= !bb(s);
+        self.toggle_parts(s, p.kind);
+        if p.kind == Kind::King {
+            self.kings[p.color.idx()] = NO_SQUARE;
+        }
+        Some(p)
+    }
+
+    /// Pieces of colour `c` having movement part `part_idx`.
+    #[inline]
+    pub fn part(&self, part_idx: usize, c: Color) -> Bitboard {
+        self.by_part[part_idx] & self.by_color[c.idx()]
+    }
+
+    /// Is square `s` attacked by a piece of colour `by` (orthodox capturing movement of
+    /// every part), with the given occupancy?
+    #[inline]
+    pub fn attacked_with(&self, s: Square, by: Color, occ: Bitboard) -> bool {
+        let them = self.by_color[by.idx()];
+        let p = &self.by_part;
+        if KNIGHT[s as usize] & p[KNIGHT_IDX] & them != 0 {
+            return true;
+        }
+        if KING[s as usize] & p[KING_IDX] & them != 0 {
+            return true;
+        }
+        if pawn_attacks(by.flip(), s) & p[PAWN_IDX] & them != 0 {
+            return true;
+        }
+        let rooks = p[ROOK_IDX] & them;
+        if rooks != 0 && rook_attacks(s, occ) & rooks != 0 {
+            return true;
+        }
+        let bishops = p[BISHOP_IDX] & them;
+        if bishops != 0 && bishop_attacks(s, occ) & bishops != 0 {
+            return true;
+        }
+        let nights = p[NIGHT_IDX] & them;
+        nights != 0 && nightrider_attacks(s, occ) & nights != 0
+    }
+
+    #[inline]
+    pub fn attacked(&self, s: Square, by: Color) -> bool {
+        self.attacked_with(s, by, self.occupied())
+    }
+
+    /// Squares attacked (capturable) by the piece of kind `kind` and colour `c` standing
+    /// on `s`, with the board's occupancy. Pawns: diagonal captures only.
+    #[inline]
+    pub fn piece_attacks(&self, s: Square, c: Color, kind: Kind) -> Bitboard {
+        piece_attacks(s, c, kind, self.occupied())
+    }
+}
+
+/// Capture targets of a piece (kind, colour) on `s` with occupancy `occ`.
+#[inline]
+pub fn piece_attacks(s: Square, c: Color, kind: Kind, occ: Bitboard) -> Bitboard {
+    let parts = kind.parts();
+    let mut a = 0;
+    if parts & part::PAWN != 0 {
+        a |= pawn_attacks(c, s);
+    }
+    if parts & part::KNIGHT != 0 {
+        a |= KNIGHT[s as usize];
+    }
+    if parts & part::KING != 0 {
+        a |= KING[s as usize];
+    }
+    if parts & part::BISHOP != 0 {
+        a |= bishop_attacks(s, occ);
+    }
+    if parts & part::ROOK != 0 {
+        a |= rook_attacks(s, occ);
+    }
+    if parts & part::NIGHT != 0 {
+        a |= nightrider_attacks(s, occ);
+    }
+    a
+}

@@ -1,0 +1,72 @@
+//! A move: its first step plus what happens besides (promotion, en passant, castling).
+//! Conditions that add effects (chains, swaps, transformations, drops) extend [`MoveKind`].
+
+use crate::core::{Kind, Square};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum MoveKind {
+    Normal,
+    /// Pawn two-step.
+    DoublePush,
+    /// En passant capture; the captured pawn stands behind `to`.
+    EnPassant,
+    /// Castling; `from`/`to` are the king's squares, the rook's follow from the side.
+    Castle,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Move {
+    pub from: Square,
+    pub to: Square,
+    pub promo: Option<Kind>,
+    pub kind: MoveKind,
+}
+
+impl Move {
+    pub const fn new(from: Square, to: Square) -> Move {
+        Move { from, to, promo: None, kind: MoveKind::Normal }
+    }
+}
+
+/// Fixed-capacity move list (no allocation on the search's hot path).
+pub struct MoveList {
+    moves: [Move; MoveList::CAP],
+    len: usize,
+}
+
+impl MoveList {
+    pub const CAP: usize = 1024;
+
+    #[inline]
+    pub fn new() -> MoveList {
+        MoveList { moves: [Move::new(0, 0); MoveList::CAP], len: 0 }
+    }
+    #[inline]
+    pub fn push(&mut self, m: Move) {
+        // Capacity exceeds the largest possible legal move count of the supported pieces.
+        self.moves[self.len] = m;
+        self.len += 1;
+    }
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+    #[inline]
+    pub fn as_slice(&self) -> &[Move] {
+        &self.moves[..self.len]
+    }
+    #[inline]
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+}
+
+impl Default for MoveList {
+    fn default() -> Self {
+        MoveList::new()
+    }
+}

@@ -1,0 +1,140 @@
+//! The rules of each condition: one file per condition, one registry line each.
+//! Dispatch is a `match` on [`Condition`] (static, inlinable), never `dyn` per node.
+
+pub mod orthodox;
+
+use crate::core::Kind;
+use crate::core::piece::{ALL_KINDS, ORTHODOX_PROMOTIONS};
+use crate::moves::{Move, MoveList};
+use crate::position::Position;
+use std::ops::ControlFlow;
+
+/// The fairy conditions chainmate knows. Registry: name, aliases, constructor.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Condition {
+    Orthodox,
+}
+
+/// (canonical name, accepted spellings) per condition.
+pub const REGISTRY: &[(Condition, &str, &[&str])] =
+    &[(Condition::Orthodox, "orthodox", &["orthodox", "none"])];
+
+impl Condition {
+    pub fn name(self) -> &'static str {
+        REGISTRY.iter().find(|r| r.0 == self).map(|r| r.1).unwrap_or("?")
+    }
+    /// Parses a condition name (case-insensitive, `-`/`_`/space ignored).
+    pub fn parse(text: &str) -> Option<Condition> {
+        let norm: String =
+            text.chars().filter(|c| !matches!(c, '-' | '_' | ' ')).collect::<String>().to_ascii_lowercase();
+        REGISTRY.iter().find(|r| r.2.iter().any(|a| a.replace('-', "") == norm)).map(|r| r.0)
+    }
+}
+
+/// Everything the move generator needs to know besides the position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rules {
+    pub condition: Condition,
+    promotions: Vec<Kind>,
+}
+
+impl Default for Rules {
+    fn default() -> Self {
+        Rules::new(Condition::Orthodox)
+    }
+}
+
+impl Rules {
+    pub fn new(condition: Condition) -> Rules {
+        Rules { condition, promotions: ORTHODOX_PROMOTIONS.to_vec() }
+    }
+
+    /// Adds the fairy kinds of a problem to the promotion choices (as Popeye does: a pawn may
+    /// promote to any fairy piece present in the problem), in table order after Q, S, R, B.
+    pub fn with_fairy_promotions(mut self, kinds: impl IntoIterator<Item = Kind>) -> Rules {
+        let mut extra: Vec<Kind> = kinds.into_iter().filter(|k| !k.is_orthodox()).collect();
+        extra.sort();
+        extra.dedup();
+        for k in ALL_KINDS.iter().copied().filter(|k| extra.contains(k)) {
+            self.promotions.push(k);
+        }
+        self
+    }
+
+    #[inline]
+    pub fn promotions(&self) -> &[Kind] {
+        &self.promotions
+    }
+
+    /// Calls `f` with each legal move of the side to move and the position after it, in
+    /// generation order, until `f` breaks. Returns whether it broke.
+    #[inline]
+    pub fn for_each_legal<F>(&self, pos: &Position, mut f: F) -> ControlFlow<()>
+    where
+        F: FnMut(Move, &Position) -> ControlFlow<()>,
+    {
+        match self.condition {
+            Condition::Orthodox => {
+                let mut list = MoveList::new();
+                orthodox::pseudo_legal(pos, self, &mut list);
+                for &m in list.as_slice() {
+                    let child = pos.make(m);
+                    if orthodox::is_legal_child(&child) {
+                        f(m, &child)?;
+                    }
+                }
+                ControlFlow::Continue(())
+            }
+        }
+    }
+
+    /// All legal moves with their resulting positions.
+    pub fn legal_moves(&self, pos: &Position) -> Vec<(Move, Position)> {
+        let mut v = Vec::new();
+        let _ = self.for_each_legal(pos, |m, c| {
+            v.push((m, *c));
+            ControlFlow::Continue(())
+        });
+        v
+    }
+
+    /// Does the side to move have at least one legal move? (Early exit.)
+    #[inline]
+    pub fn has_legal_move(&self, pos: &Position) -> bool {
+        self.for_each_legal(pos, |_, _| ControlFlow::Break(())).is_break()
+    }
+
+    /// Is the side to move attacked (in check) under this condition?
+    #[inline]
+    pub fn in_check(&self, pos: &Position) -> bool {
+        match self.condition {
+            Condition::Orthodox => pos.in_check(),
+        }
+    }
+
+    /// Number of legal moves (distinct successor positions).
+    pub fn count_legal(&self, pos: &Position) -> u64 {
+        let mut n = 0;
+        let _ = self.for_each_legal(pos, |_, _| {
+            n += 1;
+            ControlFlow::Continue(())
+        });
+        n
+    }
+}
+
+/// Perft: leaf paths over distinct successor positions.
+pub fn perft(rules: &Rules, pos: &Position, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    if depth == 1 {
+        return rules.count_legal(pos);
+    }
+    let mut n = 0;
+    let _ = rules.for_each_legal(pos, |_, c| {
+        n += perft(rules, c, depth - 1);
+        ControlFlow::Continue(())
+    });
+    n
+}
