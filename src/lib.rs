@@ -10,3 +10,8 @@ pub mod moves;
 pub mod position;
 pub mod rules;
 pub mod solution_text;
+pub mod search;
+pub mod problem;
+pub mod output;
+// pub mod app; (enabled once the problem readers land)
+pub mod cli;

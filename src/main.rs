@@ -1,3 +1,4 @@
 fn main() {
-    println!("Hello, world!");
+    eprintln!("chainmate: under construction");
+    std::process::exit(2);
 }

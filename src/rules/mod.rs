@@ -138,3 +138,13 @@ pub fn perft(rules: &Rules, pos: &Position, depth: u32) -> u64 {
     });
     n
 }
+
+impl Condition {
+    /// May a pawn of this colour stand on the given relative rank (0 = own first rank)
+    /// in a problem position under this condition?
+    pub fn allows_pawn_on_relative_rank(self, rel_rank: u8) -> bool {
+        match self {
+            Condition::Orthodox => (1..=6).contains(&rel_rank),
+        }
+    }
+}

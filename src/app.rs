@@ -1,0 +1,277 @@
+//! The commands behind the CLI. Exit codes are decided here: 0 success, 1 a check or claim
+//! failed, 2 bad input.
+
+use crate::cli::{Cli, Command, Format, PerftArgs, ShowArgs, SolveArgs};
+use crate::core::Kind;
+use crate::output::notation::{Style, move_text};
+use crate::output::text::{diagram, twin_text};
+use crate::position::Position;
+use crate::problem::{self, Problem, ProblemError};
+use crate::rules::{Condition, Rules, perft};
+use crate::search::result::TwinResult;
+use crate::search::solve::{Settings, solve_twin};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use serde::Serialize;
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+pub const EXIT_OK: i32 = 0;
+pub const EXIT_FAILED: i32 = 1;
+pub const EXIT_INPUT: i32 = 2;
+
+pub fn run(cli: Cli) -> i32 {
+    match cli.command {
+        Command::Solve(a) => solve_cmd(&a),
+        Command::Show(a) => show_cmd(&a),
+        Command::Perft(a) => perft_cmd(&a),
+    }
+}
+
+/// Expands directories (recursively, sorted) into problem files.
+pub fn collect_files(paths: &[PathBuf]) -> Vec<PathBuf> {
+    let mut out = vec![];
+    for p in paths {
+        if p.is_dir() {
+            let mut entries: Vec<PathBuf> = match std::fs::read_dir(p) {
+                Ok(rd) => rd.filter_map(|e| e.ok().map(|e| e.path())).collect(),
+                Err(_) => vec![p.clone()],
+            };
+            entries.sort();
+            let (dirs, files): (Vec<PathBuf>, Vec<PathBuf>) = entries.into_iter().partition(|e| e.is_dir());
+            for f in files {
+                let ext = f.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
+                if matches!(ext.as_str(), "yaml" | "yml" | "olv" | "inp" | "pop" | "fen") {
+                    out.push(f);
+                }
+            }
+            out.extend(collect_files(&dirs));
+        } else {
+            out.push(p.clone());
+        }
+    }
+    out
+}
+
+fn load_all(files: &[PathBuf]) -> (Vec<Problem>, Vec<ProblemError>) {
+    let mut problems = vec![];
+    let mut errors = vec![];
+    for f in collect_files(files) {
+        match problem::load_file(&f) {
+            Ok(ps) => problems.extend(ps),
+            Err(e) => errors.push(e),
+        }
+    }
+    (problems, errors)
+}
+
+fn show_cmd(a: &ShowArgs) -> i32 {
+    if a.files.is_empty() {
+        eprintln!("chainmate show: no problem files given");
+        return EXIT_INPUT;
+    }
+    let (problems, errors) = load_all(&a.files);
+    for p in &problems {
+        println!("{}:{} {}", p.file, p.line, p.title.clone().unwrap_or_default());
+        match p.twin_instances() {
+            Ok(twins) => {
+                for t in twins {
+                    if !t.label.is_empty() {
+                        println!("{})", t.label);
+                    }
+                    print!("{}", diagram(&t.position));
+                    println!("   {}  {}", t.stipulation, t.condition.name());
+                }
+            }
+            Err(e) => eprintln!("error: {e}"),
+        }
+        println!();
+    }
+    for e in &errors {
+        eprintln!("error: {e}");
+    }
+    if errors.is_empty() { EXIT_OK } else { EXIT_INPUT }
+}
+
+#[derive(Serialize)]
+struct ProblemReport {
+    name: String,
+    file: String,
+    twins: Vec<TwinResult>,
+}
+
+#[derive(Serialize)]
+struct Report {
+    problems: Vec<ProblemReport>,
+}
+
+fn problem_name(p: &Problem) -> String {
+    let mut name = p.title.clone().unwrap_or_else(|| {
+        Path::new(&p.file).file_stem().and_then(|s| s.to_str()).unwrap_or("problem").to_string()
+    });
+    if p.index > 0 || p.title.is_none() {
+        name = format!("{name} #{}", p.index + 1);
+    }
+    name
+}
+
+fn merged_options(p: &Problem, a: &SolveArgs) -> problem::Options {
+    let mut o = p.options.clone();
+    o.tries |= a.tries;
+    if let Some(d) = a.defence {
+        o.defence = d;
+        o.tries = true;
+    }
+    o.set_play |= a.setplay;
+    o.variations |= a.variations;
+    o.no_threat |= a.nothreat;
+    o.short_variations_off |= a.no_short_variations;
+    if a.max_solutions.is_some() {
+        o.max_solutions = a.max_solutions;
+    }
+    o.no_board |= a.no_board;
+    o
+}
+
+fn rules_for(condition: Condition, pos: &Position) -> Rules {
+    let kinds: Vec<Kind> = (0..64u8).filter_map(|s| pos.board.kind_at(s)).collect();
+    Rules::new(condition).with_fairy_promotions(kinds)
+}
+
+fn solve_cmd(a: &SolveArgs) -> i32 {
+    let (mut problems, errors) = load_all(&a.files);
+    let mut input_errors = errors;
+    if let Some(fen) = &a.fen {
+        let stip = a.stipulation.clone().unwrap_or_default();
+        match problem::from_fen_arg(fen, &stip, a.condition.as_deref()) {
+            Ok(p) => problems.push(p),
+            Err(e) => input_errors.push(e),
+        }
+    } else if a.files.is_empty() {
+        eprintln!("chainmate solve: give problem files or --fen FEN --stipulation S");
+        return EXIT_INPUT;
+    }
+    let stop = Arc::new(AtomicBool::new(false));
+    {
+        let stop = stop.clone();
+        let _ = ctrlc::set_handler(move || stop.store(true, Ordering::Relaxed));
+    }
+    if let Some(secs) = a.time_limit {
+        let stop = stop.clone();
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_secs_f64(secs.max(0.0)));
+            stop.store(true, Ordering::Relaxed);
+        });
+    }
+    let style = if a.short { Style::Short } else { Style::Long };
+    let show_bar = !a.quiet && std::io::stderr().is_terminal();
+    let mut report = Report { problems: vec![] };
+    let stdout = std::io::stdout();
+    for p in &problems {
+        let twins = match p.twin_instances() {
+            Ok(t) => t,
+            Err(e) => {
+                input_errors.push(e);
+                continue;
+            }
+        };
+        let options = merged_options(p, a);
+        let mut results = vec![];
+        for t in &twins {
+            let rules = rules_for(t.condition, &t.position);
+            let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::hidden());
+            bar.set_style(
+                ProgressStyle::with_template("{spinner} {msg} [{bar:30}] {pos}/{len} first moves ({elapsed})")
+                    .unwrap_or_else(|_| ProgressStyle::default_bar()),
+            );
+            bar.set_message(format!("{} {}", problem_name(p), t.label));
+            let started = Instant::now();
+            let bar2 = bar.clone();
+            let progress: Arc<dyn Fn(u64, u64) + Send + Sync> = Arc::new(move |done, total| {
+                bar2.set_length(total);
+                bar2.set_position(done);
+                if show_bar && bar2.is_hidden() && started.elapsed() > Duration::from_secs(1) {
+                    bar2.set_draw_target(ProgressDrawTarget::stderr());
+                }
+            });
+            let settings = Settings {
+                options: options.clone(),
+                threads: a.threads,
+                hash_mb: a.hash,
+                stop: stop.clone(),
+                progress: Some(progress),
+            };
+            let r = solve_twin(t, &rules, &settings);
+            bar.finish_and_clear();
+            if a.format == Format::Text {
+                let mut out = String::new();
+                if results.is_empty() {
+                    if let Some(rem) = &p.remark {
+                        out.push_str(rem);
+                        out.push('\n');
+                    }
+                }
+                if !t.label.is_empty() {
+                    out.push_str(&format!("{}) {}\n", t.label, t.stipulation));
+                }
+                if !options.no_board && results.is_empty() {
+                    out.push_str(&format!("{}  {}\n", problem_name(p), p.file));
+                    out.push_str(&diagram(&t.position));
+                    out.push_str(&format!("   {}  {}\n", t.stipulation, t.condition.name()));
+                }
+                out.push_str(&twin_text(&r, style));
+                let mut lock = stdout.lock();
+                let _ = lock.write_all(out.as_bytes());
+                let _ = lock.flush();
+            }
+            results.push(r);
+        }
+        if a.format == Format::Text {
+            println!("solution finished.\n\n");
+        }
+        report.problems.push(ProblemReport { name: problem_name(p), file: p.file.clone(), twins: results });
+        if stop.load(Ordering::Relaxed) {
+            break;
+        }
+    }
+    match a.format {
+        Format::Json => println!("{}", serde_json::to_string_pretty(&report).unwrap_or_default()),
+        Format::Yaml => print!("{}", crate::problem::yaml::to_yaml_string(&report)),
+        Format::Text => {}
+    }
+    for e in &input_errors {
+        eprintln!("error: {e}");
+    }
+    if input_errors.is_empty() { EXIT_OK } else { EXIT_INPUT }
+}
+
+fn perft_cmd(a: &PerftArgs) -> i32 {
+    let fen = a.fen.clone().unwrap_or_else(|| Position::initial().to_fen());
+    let pos = match Position::from_fen(&fen) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("error: --fen: {e}");
+            return EXIT_INPUT;
+        }
+    };
+    let Some(cond) = Condition::parse(&a.condition) else {
+        eprintln!("error: --condition: unknown condition '{}'", a.condition);
+        return EXIT_INPUT;
+    };
+    let rules = rules_for(cond, &pos);
+    if a.divide && a.depth > 0 {
+        let mut total = 0;
+        for (m, child) in rules.legal_moves(&pos) {
+            let n = perft(&rules, &child, a.depth - 1);
+            total += n;
+            println!("{} {n}", move_text(&rules, &pos, m, &child, Style::Long));
+        }
+        println!("Nodes searched: {total}");
+    } else {
+        println!("Nodes searched: {}", perft(&rules, &pos, a.depth));
+    }
+    let _ = EXIT_FAILED;
+    EXIT_OK
+}

@@ -1,0 +1,107 @@
+//! Command-line interface (clap derive structs only).
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+
+#[derive(Parser, Debug)]
+#[command(name = "chainmate", version, about = "Chess problem solver and checker for fairy conditions")]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Solve problems (YAML, Popeye .inp, .fen files or directories of them).
+    Solve(SolveArgs),
+    /// Validate problem files and print each problem's diagram and stipulation.
+    Show(ShowArgs),
+    /// Count leaf nodes of the legal move tree (move generator test).
+    Perft(PerftArgs),
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    Text,
+    Json,
+    Yaml,
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct SolveArgs {
+    /// Problem files or directories.
+    pub files: Vec<PathBuf>,
+    /// Solve a position given as FEN instead of a file (needs --stipulation).
+    #[arg(long)]
+    pub fen: Option<String>,
+    /// Stipulation for --fen, e.g. "#2", "h#3", "ser-s#4".
+    #[arg(long)]
+    pub stipulation: Option<String>,
+    /// Condition for --fen (default orthodox).
+    #[arg(long)]
+    pub condition: Option<String>,
+    /// Worker threads (default: all cores).
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+    /// Transposition table size in MB.
+    #[arg(long, default_value_t = 256)]
+    pub hash: usize,
+    /// Stop after this many seconds and print what is proven so far.
+    #[arg(long)]
+    pub time_limit: Option<f64>,
+    /// No progress bar.
+    #[arg(long, short)]
+    pub quiet: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// Short algebraic notation (Qxd5+) instead of Popeye's long notation (Qd1*d5 +).
+    #[arg(long)]
+    pub short: bool,
+    /// Print tries with their refutations.
+    #[arg(long)]
+    pub tries: bool,
+    /// A first move with at most N refutations is a try.
+    #[arg(long)]
+    pub defence: Option<u32>,
+    /// Print set play.
+    #[arg(long)]
+    pub setplay: bool,
+    /// Print threats and variations.
+    #[arg(long)]
+    pub variations: bool,
+    /// Do not look for threats.
+    #[arg(long)]
+    pub nothreat: bool,
+    /// Do not print variations shorter than the full length.
+    #[arg(long)]
+    pub no_short_variations: bool,
+    /// Stop after this many solutions (help and series play).
+    #[arg(long)]
+    pub max_solutions: Option<u32>,
+    /// Do not print diagrams.
+    #[arg(long)]
+    pub no_board: bool,
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct ShowArgs {
+    /// Problem files or directories.
+    pub files: Vec<PathBuf>,
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct PerftArgs {
+    /// Position in FEN (fairy pieces in parentheses, pockets in brackets).
+    #[arg(long)]
+    pub fen: Option<String>,
+    /// Depth in plies.
+    #[arg(long)]
+    pub depth: u32,
+    /// Print the count below each first move.
+    #[arg(long)]
+    pub divide: bool,
+    /// Condition (default orthodox).
+    #[arg(long, default_value = "orthodox")]
+    pub condition: String,
+}

@@ -1,0 +1,3 @@
+//! Move notation, solution printers and machine-readable output.
+pub mod notation;
+pub mod text;

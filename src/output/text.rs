@@ -1,0 +1,142 @@
+//! Solutions printed the way Popeye and problemists lay them out.
+
+use super::notation::Style;
+use crate::core::{Color, Square};
+use crate::position::Position;
+use crate::search::result::{MoveInfo, TreeNode, TwinResult};
+use std::fmt::Write;
+
+/// Indentation of a tree line at a given ply (key at 3, then 6, 10, 14, ...).
+fn indent(ply: u32) -> usize {
+    if ply == 0 { 3 } else { 2 + 4 * ply as usize }
+}
+
+fn number(ply: u32) -> String {
+    if ply % 2 == 0 { format!("{}.", ply / 2 + 1) } else { format!("{}...", ply.div_ceil(2)) }
+}
+
+fn write_node(out: &mut String, node: &TreeNode, style: Style) {
+    let _ = write!(out, "{}{}{}", " ".repeat(indent(node.ply)), number(node.ply), node.mv.text_in(style));
+    match node.mark.as_str() {
+        "key" => out.push_str(" !"),
+        "try" => out.push_str(" ?"),
+        _ => {}
+    }
+    if !node.threats.is_empty() {
+        out.push_str(" threat:");
+    } else if node.zugzwang {
+        out.push_str(" zugzwang.");
+    }
+    out.push('\n');
+    for t in &node.threats {
+        write_node(out, t, style);
+    }
+    for c in &node.children {
+        write_node(out, c, style);
+    }
+    if !node.refutations.is_empty() {
+        out.push_str("    but\n");
+        for r in &node.refutations {
+            let _ = writeln!(out, "{}{}{} !", " ".repeat(indent(node.ply + 1)), number(node.ply + 1), r.text_in(style));
+        }
+    }
+}
+
+fn write_line(out: &mut String, line: &[MoveInfo], half_start: bool, series: Option<bool>, style: Style) {
+    out.push_str("  ");
+    if let Some(reply) = series {
+        // Every series move is numbered; a final opponent move follows the last one.
+        let n = line.len();
+        for (i, m) in line.iter().enumerate() {
+            let is_final_reply = reply && i + 1 == n;
+            if is_final_reply {
+                let _ = write!(out, " {}", m.text_in(style));
+            } else if i == 0 {
+                let _ = write!(out, "{:>1}.{}", i + 1, m.text_in(style));
+            } else {
+                let _ = write!(out, "{:>4}.{}", i + 1, m.text_in(style));
+            }
+        }
+    } else {
+        let mut ply = if half_start { 1 } else { 0 };
+        for (i, m) in line.iter().enumerate() {
+            if ply % 2 == 0 {
+                let num = ply / 2 + 1;
+                if i == 0 {
+                    let _ = write!(out, "{num}.{}", m.text_in(style));
+                } else {
+                    let _ = write!(out, "{:>4}.{}", num, m.text_in(style));
+                }
+            } else if i == 0 {
+                let _ = write!(out, "1...{}", m.text_in(style));
+            } else {
+                let _ = write!(out, " {}", m.text_in(style));
+            }
+            ply += 1;
+        }
+    }
+    out.push('\n');
+}
+
+/// Prints one twin's solution (without diagram).
+pub fn twin_text(r: &TwinResult, style: Style) -> String {
+    let mut out = String::new();
+    for n in &r.notes {
+        let _ = writeln!(out, "({n})");
+    }
+    out.push('\n');
+    if !r.set_play.is_empty() {
+        for n in &r.set_play {
+            write_node(&mut out, n, style);
+        }
+        out.push('\n');
+    }
+    if !r.set_lines.is_empty() {
+        for l in &r.set_lines {
+            write_line(&mut out, l, true, None, style);
+        }
+        out.push('\n');
+    }
+    for n in &r.tree {
+        write_node(&mut out, n, style);
+        out.push('\n');
+    }
+    if !r.lines.is_empty() {
+        for l in &r.lines {
+            write_line(&mut out, l, r.half_start, r.series.then_some(r.series_reply), style);
+        }
+    }
+    if let Some(k) = r.shorter {
+        let _ = writeln!(out, "(shorter solution: the goal is reached in {k})");
+    }
+    if !r.complete {
+        out.push_str("(incomplete: the search was stopped; only what is printed above is proven)\n");
+    }
+    out.push('\n');
+    out
+}
+
+/// A simple diagram: ranks 8..1, pieces as codes (upper case White, lower case Black).
+pub fn diagram(pos: &Position) -> String {
+    let mut out = String::new();
+    out.push_str("   +---a---b---c---d---e---f---g---h---+\n");
+    for rank in (0..8u8).rev() {
+        let _ = write!(out, " {} |", rank + 1);
+        for file in 0..8u8 {
+            let s: Square = rank * 8 + file;
+            match pos.board.get(s) {
+                None => out.push_str("  . "),
+                Some(p) => {
+                    let code = p.kind.code();
+                    let text = if p.color == Color::White { code.to_string() } else { code.to_ascii_lowercase() };
+                    let _ = write!(out, "{text:>3} ");
+                }
+            }
+        }
+        let _ = writeln!(out, "| {}", rank + 1);
+    }
+    out.push_str("   +---a---b---c---d---e---f---g---h---+\n");
+    let count = |c: Color| pos.count(c);
+    let _ = writeln!(out, "   {} + {}", count(Color::White), count(Color::Black));
+    out
+}

@@ -1,0 +1,362 @@
+//! The proving engine: exact yes/no answers for "can the attacker force the goal in n
+//! moves" (direct, self, reflex), "is there a help/series play of k moves", shared by the
+//! tree builder and the parallel driver. Results only depend on the position, never on
+//! timing or thread count; the transposition table stores proven facts only.
+
+use super::stipulation::Goal;
+use super::tt::{Facts, Tt};
+use crate::core::NO_SQUARE;
+use crate::moves::Move;
+use crate::position::Position;
+use crate::rules::Rules;
+use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+/// Who must reach the goal against whom in battle play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Battle {
+    /// The attacker reaches the goal against the defender (`#N`, `=N`).
+    Direct,
+    /// The defender is forced to reach the goal against the attacker (`s#N`).
+    Self_,
+    /// As self, but either side must reach the goal at once when it can (`r#N`).
+    Reflex,
+}
+
+/// Series flavours (which side does what after the series).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SeriesEnd {
+    /// The last series move reaches the goal.
+    Direct,
+    /// After the series the other side reaches the goal in one move (help).
+    Help,
+    /// After the series the other side is forced to reach the goal in one move (self).
+    Self_,
+}
+
+const SALT_ATT: [u64; 3] = [0x51A7_0001_0000_0001, 0x51A7_0002_0000_0002, 0x51A7_0003_0000_0003];
+const SALT_HELP: u64 = 0x4E1F_0000_0000_0004;
+const SALT_SERIES: [u64; 3] = [0x5E71_0005_0000_0005, 0x5E71_0006_0000_0006, 0x5E71_0007_0000_0007];
+
+/// Shared, read-mostly solving context.
+pub struct Engine<'a> {
+    pub rules: &'a Rules,
+    pub goal: Goal,
+    pub tt: &'a Tt,
+    pub stop: &'a AtomicBool,
+    pub nodes: AtomicU64,
+}
+
+/// Per-task scratch: node counter and remembered refutations (killers) per depth.
+pub struct Ctx {
+    pub nodes: u64,
+    killers: [Option<Move>; 64],
+}
+
+impl Default for Ctx {
+    fn default() -> Self {
+        Ctx::new()
+    }
+}
+
+impl Ctx {
+    pub fn new() -> Ctx {
+        Ctx { nodes: 0, killers: [None; 64] }
+    }
+}
+
+impl<'a> Engine<'a> {
+    pub fn new(rules: &'a Rules, goal: Goal, tt: &'a Tt, stop: &'a AtomicBool) -> Engine<'a> {
+        Engine { rules, goal, tt, stop, nodes: AtomicU64::new(0) }
+    }
+
+    #[inline]
+    pub fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    /// Adds a task's node count to the total.
+    pub fn flush(&self, ctx: &mut Ctx) {
+        self.nodes.fetch_add(ctx.nodes, Ordering::Relaxed);
+        ctx.nodes = 0;
+    }
+
+    /// Has the side to move reached the goal against itself (is it mated / stalemated)?
+    #[inline]
+    pub fn goal_reached(&self, pos: &Position) -> bool {
+        match self.goal {
+            Goal::Mate => self.rules.in_check(pos) && !self.rules.has_legal_move(pos),
+            Goal::Stalemate => !self.rules.in_check(pos) && !self.rules.has_legal_move(pos),
+        }
+    }
+
+    /// Can a move by the side to move reach the goal against the other side at once?
+    /// Returns the first such move.
+    pub fn goal_in_one(&self, ctx: &mut Ctx, pos: &Position) -> Option<Move> {
+        let mut found = None;
+        let _ = self.rules.for_each_legal(pos, |m, child| {
+            ctx.nodes += 1;
+            let check = self.rules.in_check(child);
+            let hit = match self.goal {
+                Goal::Mate => check && !self.rules.has_legal_move(child),
+                Goal::Stalemate => !check && !self.rules.has_legal_move(child),
+            };
+            if hit {
+                found = Some(m);
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        });
+        found
+    }
+
+    // ----- battle play (direct, self, reflex) -----
+
+    /// Attacker to move: can it force success within `n` of its own moves?
+    pub fn att(&self, ctx: &mut Ctx, b: Battle, pos: &Position, n: u32) -> bool {
+        debug_assert!(n >= 1);
+        if self.stopped() {
+            return false;
+        }
+        let key = pos.hash ^ SALT_ATT[b as usize];
+        let f = self.tt.get(key);
+        let below = (1u32 << (n + 1)) - 1;
+        if f.win & below != 0 {
+            return true;
+        }
+        if f.fail >> n != 0 {
+            return false;
+        }
+        ctx.nodes += 1;
+        if b == Battle::Reflex && self.goal_in_one(ctx, pos).is_some() {
+            self.tt.add(key, Facts { win: 0, fail: 1 << 31 });
+            return false;
+        }
+        // Iterative deepening: shorter wins first (they are cheap and common).
+        for k in 1..=n {
+            if k < n && f.fail >> k != 0 {
+                continue;
+            }
+            let won = self.att_exact(ctx, b, pos, k);
+            if self.stopped() {
+                return false;
+            }
+            if won {
+                self.tt.add(key, Facts { win: 1 << k, fail: 0 });
+                return true;
+            }
+            self.tt.add(key, Facts { win: 0, fail: 1 << k });
+        }
+        false
+    }
+
+    /// One pass of the attacker's moves against depth `n` (callers go through `att`).
+    fn att_exact(&self, ctx: &mut Ctx, b: Battle, pos: &Position, n: u32) -> bool {
+        if n == 1 && b == Battle::Direct {
+            return self.goal_in_one(ctx, pos).is_some();
+        }
+        self.rules
+            .for_each_legal(pos, |_, child| {
+                if self.def(ctx, b, child, n) { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+            })
+            .is_break()
+    }
+
+    /// Defender to move after an attacker move; `n` counts the attacker's moves including the
+    /// one just made. True when the attacker's plan succeeds against every defence.
+    pub fn def(&self, ctx: &mut Ctx, b: Battle, pos: &Position, n: u32) -> bool {
+        ctx.nodes += 1;
+        match b {
+            Battle::Direct => {
+                if !self.rules.has_legal_move(pos) {
+                    return self.goal_reached(pos);
+                }
+                if n == 1 {
+                    return false;
+                }
+                self.all_defences(ctx, b, pos, n, |_, _| false)
+            }
+            Battle::Self_ => {
+                if !self.rules.has_legal_move(pos) {
+                    return false;
+                }
+                self.all_defences(ctx, b, pos, n, |e, child| e.goal_reached(child))
+            }
+            Battle::Reflex => {
+                if !self.rules.has_legal_move(pos) {
+                    return false;
+                }
+                if self.goal_in_one(ctx, pos).is_some() {
+                    return true;
+                }
+                if n == 1 {
+                    return false;
+                }
+                self.all_defences(ctx, b, pos, n, |_, _| false)
+            }
+        }
+    }
+
+    /// Every defence either finishes (per `done`) or leaves the attacker a win in n-1.
+    /// The refutation found last at this depth is tried first.
+    fn all_defences(
+        &self,
+        ctx: &mut Ctx,
+        b: Battle,
+        pos: &Position,
+        n: u32,
+        done: impl Fn(&Self, &Position) -> bool,
+    ) -> bool {
+        let depth = (n as usize).min(63);
+        if let Some(k) = ctx.killers[depth] {
+            if let Some(child) = self.try_move(pos, k) {
+                let ok = done(self, &child) || (n > 1 && self.att(ctx, b, &child, n - 1));
+                if !ok {
+                    return false;
+                }
+            }
+        }
+        let mut refuted = None;
+        let r = self.rules.for_each_legal(pos, |m, child| {
+            if Some(m) == ctx.killers[depth] {
+                return ControlFlow::Continue(());
+            }
+            let ok = done(self, child) || (n > 1 && self.att(ctx, b, child, n - 1));
+            if ok {
+                ControlFlow::Continue(())
+            } else {
+                refuted = Some(m);
+                ControlFlow::Break(())
+            }
+        });
+        if r.is_break() {
+            ctx.killers[depth] = refuted;
+            false
+        } else {
+            true
+        }
+    }
+
+    /// Plays `m` if it is a legal move in `pos`.
+    fn try_move(&self, pos: &Position, m: Move) -> Option<Position> {
+        let mut out = None;
+        let _ = self.rules.for_each_legal(pos, |x, child| {
+            if x == m {
+                out = Some(*child);
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        });
+        out
+    }
+
+    // ----- help play -----
+
+    /// Is there a help play of exactly `plies` half-moves from `pos` whose last move reaches
+    /// the goal?
+    pub fn help(&self, ctx: &mut Ctx, pos: &Position, plies: u32) -> bool {
+        if plies == 0 {
+            return self.goal_reached(pos);
+        }
+        if self.stopped() {
+            return false;
+        }
+        ctx.nodes += 1;
+        if plies == 1 {
+            return self.goal_in_one(ctx, pos).is_some();
+        }
+        let key = pos.hash ^ SALT_HELP;
+        let bit = if plies < 32 { 1u32 << plies } else { 0 };
+        let f = self.tt.get(key);
+        if f.win & bit != 0 {
+            return true;
+        }
+        if f.fail & bit != 0 {
+            return false;
+        }
+        let found = self
+            .rules
+            .for_each_legal(pos, |_, child| {
+                if self.help(ctx, child, plies - 1) { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+            })
+            .is_break();
+        if !self.stopped() && bit != 0 {
+            self.tt.add(key, if found { Facts { win: bit, fail: 0 } } else { Facts { win: 0, fail: bit } });
+        }
+        found
+    }
+
+    // ----- series play -----
+
+    /// The series side is to move with `k` moves left. Intermediate moves must not check the
+    /// other side; the other side passes in between.
+    pub fn series(&self, ctx: &mut Ctx, end: SeriesEnd, pos: &Position, k: u32) -> bool {
+        if self.stopped() {
+            return false;
+        }
+        ctx.nodes += 1;
+        if k == 0 {
+            return self.series_end(ctx, end, pos);
+        }
+        let key = pos.hash ^ SALT_SERIES[end as usize];
+        let bit = if k < 32 { 1u32 << k } else { 0 };
+        let f = self.tt.get(key);
+        if f.win & bit != 0 {
+            return true;
+        }
+        if f.fail & bit != 0 {
+            return false;
+        }
+        let found = self
+            .rules
+            .for_each_legal(pos, |_, child| {
+                if self.series_step(ctx, end, child, k) { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+            })
+            .is_break();
+        if !self.stopped() && bit != 0 {
+            self.tt.add(key, if found { Facts { win: bit, fail: 0 } } else { Facts { win: 0, fail: bit } });
+        }
+        found
+    }
+
+    /// After a series move (`child`, other side to move) with `k` moves left before it.
+    pub fn series_step(&self, ctx: &mut Ctx, end: SeriesEnd, child: &Position, k: u32) -> bool {
+        if k == 1 {
+            return match end {
+                SeriesEnd::Direct => self.goal_reached(child),
+                _ => self.series_end(ctx, end, child),
+            };
+        }
+        if self.rules.in_check(child) {
+            return false;
+        }
+        let passed = child.null_move();
+        self.series(ctx, end, &passed, k - 1)
+    }
+
+    /// After the whole series, the other side to move.
+    fn series_end(&self, ctx: &mut Ctx, end: SeriesEnd, pos: &Position) -> bool {
+        match end {
+            SeriesEnd::Direct => self.goal_reached(pos),
+            SeriesEnd::Help => self.goal_in_one(ctx, pos).is_some(),
+            SeriesEnd::Self_ => {
+                let mut any = false;
+                let all = self
+                    .rules
+                    .for_each_legal(pos, |_, c| {
+                        any = true;
+                        if self.goal_reached(c) { ControlFlow::Continue(()) } else { ControlFlow::Break(()) }
+                    })
+                    .is_continue();
+                any && all
+            }
+        }
+    }
+}
+
+/// True when `pos` has no en-passant square (used by assertions in tests).
+pub fn no_ep(pos: &Position) -> bool {
+    pos.ep == NO_SQUARE
+}

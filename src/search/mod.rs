@@ -1,0 +1,9 @@
+//! Stipulations and the solvers.
+pub mod engine;
+pub mod stipulation;
+pub mod solve;
+pub mod tree;
+pub mod tt;
+
+pub use stipulation::{Goal, Play, Stipulation};
+pub mod result;

@@ -1,0 +1,109 @@
+//! Solving results: plain data, printed by `output` as text, JSON or YAML.
+
+use crate::core::square_name;
+use crate::moves::Move;
+use crate::output::notation::{Style, move_body, suffix};
+use crate::position::Position;
+use crate::rules::Rules;
+use serde::Serialize;
+
+/// A move as reported: squares, promotion and its text in both notations.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct MoveInfo {
+    pub from: String,
+    pub to: String,
+    pub promotion: Option<String>,
+    /// Long algebraic with suffix, as Popeye prints it (`Qd1*d5 +`).
+    pub text: String,
+    /// Short algebraic with suffix (`Qxd5+`).
+    pub short: String,
+    /// The steps of the move (`from-to` pairs, castling includes the rook's step).
+    pub steps: Vec<String>,
+    #[serde(skip)]
+    pub mv: Move,
+}
+
+impl MoveInfo {
+    pub fn new(rules: &Rules, pos: &Position, m: Move, child: &Position) -> MoveInfo {
+        let mut steps = vec![format!("{}-{}", square_name(m.from), square_name(m.to))];
+        if m.kind == crate::moves::MoveKind::Castle {
+            let wing = if m.to > m.from { 0 } else { 1 };
+            let (_, _, rf, rt, _) = crate::position::CASTLINGS[pos.side.idx()][wing];
+            steps.push(format!("{}-{}", square_name(rf), square_name(rt)));
+        }
+        MoveInfo {
+            from: square_name(m.from),
+            to: square_name(m.to),
+            promotion: m.promo.map(|k| k.code().to_string()),
+            text: format!("{}{}", move_body(pos, m, Style::Long), suffix(rules, child, Style::Long)),
+            short: format!("{}{}", move_body(pos, m, Style::Short), suffix(rules, child, Style::Short)),
+            steps,
+            mv: m,
+        }
+    }
+
+    pub fn text_in(&self, style: Style) -> &str {
+        match style {
+            Style::Long => &self.text,
+            Style::Short => &self.short,
+        }
+    }
+}
+
+/// One node of a battle-play solution tree.
+#[derive(Clone, Debug, Serialize)]
+pub struct TreeNode {
+    /// 0-based ply: 0 = White's first move ("1."), 1 = "1...", 2 = "2." ...
+    pub ply: u32,
+    #[serde(rename = "move")]
+    pub mv: MoveInfo,
+    /// Only for the first move: "key", "try" or "".
+    pub mark: String,
+    /// Attacker node: the threat lines (empty: none); `zugzwang` when no threat exists.
+    pub threats: Vec<TreeNode>,
+    pub zugzwang: bool,
+    /// Continuations (defences below an attacker move, replies below a defence).
+    pub children: Vec<TreeNode>,
+    /// For tries: the refutations.
+    pub refutations: Vec<MoveInfo>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct TryInfo {
+    #[serde(rename = "move")]
+    pub mv: MoveInfo,
+    pub refutations: Vec<MoveInfo>,
+}
+
+/// Everything found for one twin.
+#[derive(Clone, Debug, Serialize)]
+pub struct TwinResult {
+    pub twin: String,
+    pub stipulation: String,
+    pub condition: String,
+    pub keys: Vec<MoveInfo>,
+    pub tries: Vec<TryInfo>,
+    /// Help and series solutions, each as its move sequence.
+    pub lines: Vec<Vec<MoveInfo>>,
+    /// Set play: tree nodes (battle play) or lines (help/series).
+    pub set_play: Vec<TreeNode>,
+    pub set_lines: Vec<Vec<MoveInfo>>,
+    /// Keys and tries with their threats and variations.
+    pub tree: Vec<TreeNode>,
+    /// Shorter solutions than stipulated (direct play), reported as cooks.
+    pub shorter: Option<u32>,
+    /// Help/series lines start with a half move ("1...").
+    #[serde(skip)]
+    pub half_start: bool,
+    /// Series play: the opponent's final move follows the last series move.
+    #[serde(skip)]
+    pub series: bool,
+    /// Series help/self: each line ends with the other side's single reply.
+    #[serde(skip)]
+    pub series_reply: bool,
+    pub complete: bool,
+    pub nodes: u64,
+    pub seconds: f64,
+    /// Problems found before solving (e.g. the side not to move is in check).
+    pub notes: Vec<String>,
+}

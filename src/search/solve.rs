@@ -1,0 +1,341 @@
+//! The parallel driver: solves one twin for its stipulation and collects the result.
+//! Root moves are searched in parallel (rayon); results are gathered in generation order,
+//! so the output is the same for every thread count.
+
+use super::engine::{Battle, Ctx, Engine, SeriesEnd};
+use super::result::{MoveInfo, TryInfo, TwinResult};
+use super::stipulation::{Play, Stipulation};
+use super::tree;
+use super::tt::Tt;
+use crate::core::Color;
+use crate::moves::Move;
+use crate::position::Position;
+use crate::problem::{Options, TwinInstance};
+use crate::rules::Rules;
+use rayon::prelude::*;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Instant;
+
+/// How to solve (beyond the problem itself).
+#[derive(Clone)]
+pub struct Settings {
+    pub options: Options,
+    /// Worker threads (0 = all cores).
+    pub threads: usize,
+    pub hash_mb: usize,
+    /// Set to stop the search (time limit, Ctrl-C); results are then marked incomplete.
+    pub stop: Arc<AtomicBool>,
+    /// Called after each finished root move with (done, total).
+    pub progress: Option<Arc<dyn Fn(u64, u64) + Send + Sync>>,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            options: Options::default(),
+            threads: 0,
+            hash_mb: 256,
+            stop: Arc::new(AtomicBool::new(false)),
+            progress: None,
+        }
+    }
+}
+
+/// Longest battle play (direct, self, reflex) the engine's tables support.
+pub const MAX_BATTLE_MOVES: u32 = 30;
+
+/// The position with the side that starts the stipulation to move.
+pub fn start_position(inst: &TwinInstance) -> Position {
+    let s = inst.stipulation;
+    let black_starts = match s.play {
+        Play::Help => !s.half,
+        Play::SeriesHelp => true,
+        _ => false,
+    };
+    let mut pos = inst.position;
+    if black_starts != (pos.side == Color::Black) {
+        pos = pos.null_move();
+    }
+    // A pass keeps castling; recompute the hash (the en-passant square stays as given).
+    pos.hash = pos.compute_hash();
+    pos
+}
+
+/// Solves one twin.
+pub fn solve_twin(inst: &TwinInstance, rules: &Rules, settings: &Settings) -> TwinResult {
+    let started = Instant::now();
+    let threads = if settings.threads == 0 { rayon::current_num_threads().max(1) } else { settings.threads };
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("thread pool");
+    let tt = Tt::new(settings.hash_mb);
+    let stip = inst.stipulation;
+    let engine = Engine::new(rules, stip.goal, &tt, &settings.stop);
+    let pos = start_position(inst);
+    let mut result = TwinResult {
+        twin: inst.label.clone(),
+        stipulation: stip.to_string(),
+        condition: inst.condition.name().to_string(),
+        keys: vec![],
+        tries: vec![],
+        lines: vec![],
+        set_play: vec![],
+        set_lines: vec![],
+        tree: vec![],
+        shorter: None,
+        half_start: matches!(stip.play, Play::Help) && stip.half,
+        series: matches!(stip.play, Play::Series | Play::SeriesHelp | Play::SeriesSelf),
+        series_reply: matches!(stip.play, Play::SeriesHelp | Play::SeriesSelf),
+        complete: true,
+        nodes: 0,
+        seconds: 0.0,
+        notes: vec![],
+    };
+    if pos.mover_king_attacked() {
+        result.notes.push("the side not to move is in check: illegal position".into());
+        result.seconds = started.elapsed().as_secs_f64();
+        return result;
+    }
+    pool.install(|| match stip.play {
+        Play::Direct | Play::Self_ | Play::Reflex => {
+            let battle = match stip.play {
+                Play::Direct => Battle::Direct,
+                Play::Self_ => Battle::Self_,
+                _ => Battle::Reflex,
+            };
+            solve_battle(&engine, battle, &pos, stip, settings, &mut result)
+        }
+        Play::Help => solve_help(&engine, &pos, stip, settings, &mut result),
+        Play::Series | Play::SeriesHelp | Play::SeriesSelf => {
+            solve_series(&engine, &pos, stip, settings, &mut result)
+        }
+    });
+    result.complete = !settings.stop.load(Ordering::Relaxed);
+    result.nodes = engine.nodes.load(Ordering::Relaxed);
+    result.seconds = started.elapsed().as_secs_f64();
+    result
+}
+
+fn report(settings: &Settings, done: &AtomicU64, total: usize) {
+    let d = done.fetch_add(1, Ordering::Relaxed) + 1;
+    if let Some(p) = &settings.progress {
+        p(d, total as u64);
+    }
+}
+
+// ----- help play -----
+
+fn solve_help(engine: &Engine, pos: &Position, stip: Stipulation, settings: &Settings, out: &mut TwinResult) {
+    let plies = stip.help_plies();
+    out.lines = help_lines(engine, pos, plies, settings);
+    if settings.options.set_play && plies >= 2 {
+        // Set play: the side to move passes, the other side starts a play one ply shorter.
+        out.set_lines = help_lines(engine, &pos.null_move(), plies - 1, settings);
+    }
+    limit(&mut out.lines, settings.options.max_solutions);
+}
+
+fn limit<T>(v: &mut Vec<T>, max: Option<u32>) {
+    if let Some(m) = max {
+        v.truncate(m as usize);
+    }
+}
+
+/// Every help play of exactly `plies` half-moves, root moves in parallel.
+pub fn help_lines(engine: &Engine, pos: &Position, plies: u32, settings: &Settings) -> Vec<Vec<MoveInfo>> {
+    let roots = engine.rules.legal_moves(pos);
+    let done = AtomicU64::new(0);
+    let per_root: Vec<Vec<Vec<MoveInfo>>> = roots
+        .par_iter()
+        .map(|(m, child)| {
+            let mut ctx = Ctx::new();
+            let mut lines = vec![];
+            let ok = if plies == 1 { engine.goal_reached(child) } else { engine.help(&mut ctx, child, plies - 1) };
+            if ok {
+                let mut prefix = vec![MoveInfo::new(engine.rules, pos, *m, child)];
+                help_enum(engine, &mut ctx, child, plies - 1, &mut prefix, &mut lines);
+            }
+            engine.flush(&mut ctx);
+            report(settings, &done, roots.len());
+            lines
+        })
+        .collect();
+    per_root.into_iter().flatten().collect()
+}
+
+fn help_enum(
+    engine: &Engine,
+    ctx: &mut Ctx,
+    pos: &Position,
+    plies: u32,
+    prefix: &mut Vec<MoveInfo>,
+    out: &mut Vec<Vec<MoveInfo>>,
+) {
+    if plies == 0 {
+        if engine.goal_reached(pos) {
+            out.push(prefix.clone());
+        }
+        return;
+    }
+    for (m, child) in engine.rules.legal_moves(pos) {
+        let ok = if plies == 1 { engine.goal_reached(&child) } else { engine.help(ctx, &child, plies - 1) };
+        if ok {
+            prefix.push(MoveInfo::new(engine.rules, pos, m, &child));
+            help_enum(engine, ctx, &child, plies - 1, prefix, out);
+            prefix.pop();
+        }
+    }
+}
+
+// ----- series play -----
+
+fn series_end(play: Play) -> SeriesEnd {
+    match play {
+        Play::SeriesHelp => SeriesEnd::Help,
+        Play::SeriesSelf => SeriesEnd::Self_,
+        _ => SeriesEnd::Direct,
+    }
+}
+
+fn solve_series(engine: &Engine, pos: &Position, stip: Stipulation, settings: &Settings, out: &mut TwinResult) {
+    let end = series_end(stip.play);
+    out.lines = series_lines(engine, end, pos, stip.moves, settings);
+    if settings.options.set_play {
+        // Set play: the series side passes once more than it may (the other side starts).
+        let passed = pos.null_move();
+        out.set_lines = match end {
+            SeriesEnd::Direct => vec![],
+            _ => final_moves(engine, end, &passed, &mut Ctx::new()),
+        };
+    }
+    limit(&mut out.lines, settings.options.max_solutions);
+}
+
+fn series_lines(engine: &Engine, end: SeriesEnd, pos: &Position, k: u32, settings: &Settings) -> Vec<Vec<MoveInfo>> {
+    let roots = engine.rules.legal_moves(pos);
+    let done = AtomicU64::new(0);
+    let per_root: Vec<Vec<Vec<MoveInfo>>> = roots
+        .par_iter()
+        .map(|(m, child)| {
+            let mut ctx = Ctx::new();
+            let mut lines = vec![];
+            if engine.series_step(&mut ctx, end, child, k) {
+                let mut prefix = vec![MoveInfo::new(engine.rules, pos, *m, child)];
+                series_after(engine, &mut ctx, end, child, k, &mut prefix, &mut lines);
+            }
+            engine.flush(&mut ctx);
+            report(settings, &done, roots.len());
+            lines
+        })
+        .collect();
+    per_root.into_iter().flatten().collect()
+}
+
+/// After a proven series move with `k` moves left before it: finish or continue.
+fn series_after(
+    engine: &Engine,
+    ctx: &mut Ctx,
+    end: SeriesEnd,
+    child: &Position,
+    k: u32,
+    prefix: &mut Vec<MoveInfo>,
+    out: &mut Vec<Vec<MoveInfo>>,
+) {
+    if k == 1 {
+        match end {
+            SeriesEnd::Direct => out.push(prefix.clone()),
+            _ => {
+                for fin in final_moves(engine, end, child, ctx) {
+                    let mut line = prefix.clone();
+                    line.extend(fin);
+                    out.push(line);
+                }
+            }
+        }
+        return;
+    }
+    let passed = child.null_move();
+    for (m, c) in engine.rules.legal_moves(&passed) {
+        if engine.series_step(ctx, end, &c, k - 1) {
+            prefix.push(MoveInfo::new(engine.rules, &passed, m, &c));
+            series_after(engine, ctx, end, &c, k - 1, prefix, out);
+            prefix.pop();
+        }
+    }
+}
+
+/// The other side's final moves after a series (help: those reaching the goal; self: all,
+/// when all reach it).
+fn final_moves(engine: &Engine, end: SeriesEnd, pos: &Position, ctx: &mut Ctx) -> Vec<Vec<MoveInfo>> {
+    let moves = engine.rules.legal_moves(pos);
+    ctx.nodes += moves.len() as u64;
+    let hits: Vec<&(Move, Position)> = moves.iter().filter(|(_, c)| engine.goal_reached(c)).collect();
+    let ok = match end {
+        SeriesEnd::Self_ => !moves.is_empty() && hits.len() == moves.len(),
+        _ => true,
+    };
+    if !ok {
+        return vec![];
+    }
+    hits.into_iter().map(|(m, c)| vec![MoveInfo::new(engine.rules, pos, *m, c)]).collect()
+}
+
+// ----- battle play -----
+
+fn solve_battle(
+    engine: &Engine,
+    battle: Battle,
+    pos: &Position,
+    stip: Stipulation,
+    settings: &Settings,
+    out: &mut TwinResult,
+) {
+    let n = stip.moves.min(MAX_BATTLE_MOVES);
+    let opts = &settings.options;
+    let roots = engine.rules.legal_moves(pos);
+    let done = AtomicU64::new(0);
+    // Per root move: refutations (empty = key), capped at defence+1 when tries are wanted.
+    let cap = if opts.tries { opts.defence as usize + 1 } else { 1 };
+    let analysed: Vec<(Vec<Move>, bool)> = roots
+        .par_iter()
+        .map(|(_, child)| {
+            let mut ctx = Ctx::new();
+            let refs = tree::refutations(engine, &mut ctx, battle, child, n, cap);
+            let decided = !engine.stopped();
+            engine.flush(&mut ctx);
+            report(settings, &done, roots.len());
+            (refs, decided)
+        })
+        .collect();
+    let mut ctx = Ctx::new();
+    for ((m, child), (refs, decided)) in roots.iter().zip(analysed) {
+        if !decided {
+            continue;
+        }
+        let info = MoveInfo::new(engine.rules, pos, *m, child);
+        if refs.is_empty() {
+            out.keys.push(info.clone());
+            let node = tree::key_node(engine, &mut ctx, battle, pos, *m, child, n, opts, "key");
+            out.tree.push(node);
+        } else if opts.tries && refs.len() <= opts.defence as usize && !tree::is_trivial_try(engine, battle, child) {
+            let refutations: Vec<MoveInfo> = refs
+                .iter()
+                .map(|r| {
+                    let c = child.make(*r);
+                    MoveInfo::new(engine.rules, child, *r, &c)
+                })
+                .collect();
+            let mut node = tree::key_node(engine, &mut ctx, battle, pos, *m, child, n, opts, "try");
+            node.refutations = refutations.clone();
+            out.tree.push(node);
+            out.tries.push(TryInfo { mv: info, refutations });
+        }
+    }
+    if opts.set_play {
+        out.set_play = tree::set_play(engine, &mut ctx, battle, pos, n, opts);
+    }
+    if battle == Battle::Direct && !out.keys.is_empty() && n > 1 && !engine.stopped() {
+        let shortest = (1..n).find(|&k| engine.att(&mut ctx, battle, pos, k));
+        out.shorter = shortest;
+    }
+    engine.flush(&mut ctx);
+}

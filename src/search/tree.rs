@@ -1,0 +1,224 @@
+//! Solution trees for battle play (direct, self, reflex), as problemists print them:
+//! the key, its threat (the attacker's shortest continuation if the defender could pass)
+//! or `zugzwang`, the defences that stop every threat move, and after each of them every
+//! shortest continuation of the attacker, recursively.
+
+use super::engine::{Battle, Ctx, Engine};
+use super::result::{MoveInfo, TreeNode};
+use crate::moves::Move;
+use crate::position::Position;
+use crate::problem::Options;
+use std::ops::ControlFlow;
+
+/// Defender's moves in `child` (defender to move, attacker has `n` moves including the one
+/// just made) that refute the attacker's plan; stops after `cap` of them.
+pub fn refutations(engine: &Engine, ctx: &mut Ctx, b: Battle, child: &Position, n: u32, cap: usize) -> Vec<Move> {
+    let mut refs = vec![];
+    if engine.def(ctx, b, child, n) {
+        return refs;
+    }
+    if !engine.rules.has_legal_move(child) {
+        // No defence at all, yet the plan fails (stalemate in #N, or self/reflex without a
+        // defender move): the move fails without a refutation to name.
+        return vec![Move::new(0, 0)];
+    }
+    if b == Battle::Reflex && engine.goal_in_one(ctx, child).is_some() {
+        return refs;
+    }
+    let _ = engine.rules.for_each_legal(child, |d, grand| {
+        if !defence_fails(engine, ctx, b, grand, n) {
+            refs.push(d);
+            if refs.len() >= cap {
+                return ControlFlow::Break(());
+            }
+        }
+        ControlFlow::Continue(())
+    });
+    refs
+}
+
+/// After defence `d` (attacker to move in `grand`): does the attacker still succeed?
+fn defence_fails(engine: &Engine, ctx: &mut Ctx, b: Battle, grand: &Position, n: u32) -> bool {
+    match b {
+        Battle::Direct => n > 1 && engine.att(ctx, b, grand, n - 1),
+        Battle::Self_ | Battle::Reflex => engine.goal_reached(grand) || (n > 1 && engine.att(ctx, b, grand, n - 1)),
+    }
+}
+
+/// A try whose refutation is "no defence needed" (the move fails by itself) is not printed.
+pub fn is_trivial_try(engine: &Engine, _b: Battle, child: &Position) -> bool {
+    !engine.rules.has_legal_move(child)
+}
+
+/// Shortest k in 1..=n with which the attacker (to move in `pos`) succeeds.
+fn shortest_win(engine: &Engine, ctx: &mut Ctx, b: Battle, pos: &Position, n: u32) -> Option<u32> {
+    (1..=n).find(|&k| engine.att(ctx, b, pos, k))
+}
+
+/// The node of a first move (key or try) with its threats and variations.
+#[allow(clippy::too_many_arguments)]
+pub fn key_node(
+    engine: &Engine,
+    ctx: &mut Ctx,
+    b: Battle,
+    pos: &Position,
+    m: Move,
+    child: &Position,
+    n: u32,
+    opts: &Options,
+    mark: &str,
+) -> TreeNode {
+    let mut node = attacker_node(engine, ctx, b, pos, m, child, n, 0, opts, opts.variations);
+    node.mark = mark.to_string();
+    node
+}
+
+/// An attacker move at `ply` leading to `child`, with `n` attacker moves including it.
+#[allow(clippy::too_many_arguments)]
+fn attacker_node(
+    engine: &Engine,
+    ctx: &mut Ctx,
+    b: Battle,
+    pos: &Position,
+    m: Move,
+    child: &Position,
+    n: u32,
+    ply: u32,
+    opts: &Options,
+    expand: bool,
+) -> TreeNode {
+    let mut node = TreeNode {
+        ply,
+        mv: MoveInfo::new(engine.rules, pos, m, child),
+        mark: String::new(),
+        threats: vec![],
+        zugzwang: false,
+        children: vec![],
+        refutations: vec![],
+    };
+    if !engine.rules.has_legal_move(child) {
+        return node;
+    }
+    // Threats: what the attacker would do next if the defender could pass.
+    let mut threat_moves: Vec<Move> = vec![];
+    let mut threat_len = 0;
+    if n >= 2 && !engine.rules.in_check(child) && !opts.no_threat {
+        let passed = child.null_move();
+        if let Some(t) = shortest_win(engine, ctx, b, &passed, n - 1) {
+            threat_len = t;
+            for (tm, tc) in engine.rules.legal_moves(&passed) {
+                if attacker_move_wins(engine, ctx, b, &tc, t) {
+                    threat_moves.push(tm);
+                    if expand {
+                        node.threats.push(attacker_node(engine, ctx, b, &passed, tm, &tc, t, ply + 2, opts, true));
+                    }
+                }
+            }
+        } else {
+            node.zugzwang = true;
+        }
+    }
+    if !expand {
+        // Without variations only the first move line (and its threat marker) is printed.
+        node.threats.clear();
+        node.zugzwang = false;
+        return node;
+    }
+    for (d, grand) in engine.rules.legal_moves(child) {
+        let dinfo = MoveInfo::new(engine.rules, child, d, &grand);
+        let mut dnode = TreeNode {
+            ply: ply + 1,
+            mv: dinfo,
+            mark: String::new(),
+            threats: vec![],
+            zugzwang: false,
+            children: vec![],
+            refutations: vec![],
+        };
+        if b != Battle::Direct && engine.goal_reached(&grand) {
+            node.children.push(dnode);
+            continue;
+        }
+        if b == Battle::Reflex && engine.goal_in_one(ctx, &grand).is_some() {
+            // The attacker must reach the goal at once: the defence fails.
+            continue;
+        }
+        if n < 2 {
+            continue;
+        }
+        let Some(s) = shortest_win(engine, ctx, b, &grand, n - 1) else {
+            continue; // a refutation (tries): printed under "but"
+        };
+        if !threat_moves.is_empty() {
+            // Defences that stop no threat move are not shown.
+            let threat_still_works = threat_moves.iter().all(|&tm| {
+                legal_child(engine, &grand, tm).is_some_and(|tc| attacker_move_wins(engine, ctx, b, &tc, threat_len))
+            });
+            if threat_still_works {
+                continue;
+            }
+        }
+        if opts.short_variations_off && s < n - 1 {
+            continue;
+        }
+        for (am, ac) in engine.rules.legal_moves(&grand) {
+            if attacker_move_wins(engine, ctx, b, &ac, s) {
+                dnode.children.push(attacker_node(engine, ctx, b, &grand, am, &ac, s, ply + 2, opts, true));
+            }
+        }
+        node.children.push(dnode);
+    }
+    node
+}
+
+/// After an attacker move (defender to move in `child`), does the plan succeed within `k`
+/// attacker moves (including that move)?
+fn attacker_move_wins(engine: &Engine, ctx: &mut Ctx, b: Battle, child: &Position, k: u32) -> bool {
+    engine.def(ctx, b, child, k)
+}
+
+fn legal_child(engine: &Engine, pos: &Position, m: Move) -> Option<Position> {
+    let mut out = None;
+    let _ = engine.rules.for_each_legal(pos, |x, c| {
+        if x == m {
+            out = Some(*c);
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    });
+    out
+}
+
+/// Set play: the defender moves first in the diagram; each defence with the attacker's
+/// shortest continuations (as in a variation).
+pub fn set_play(engine: &Engine, ctx: &mut Ctx, b: Battle, pos: &Position, n: u32, opts: &Options) -> Vec<TreeNode> {
+    let passed = pos.null_move();
+    let mut out = vec![];
+    for (d, grand) in engine.rules.legal_moves(&passed) {
+        let mut dnode = TreeNode {
+            ply: 1,
+            mv: MoveInfo::new(engine.rules, &passed, d, &grand),
+            mark: String::new(),
+            threats: vec![],
+            zugzwang: false,
+            children: vec![],
+            refutations: vec![],
+        };
+        if b != Battle::Direct && engine.goal_reached(&grand) {
+            out.push(dnode);
+            continue;
+        }
+        if n < 2 {
+            continue;
+        }
+        let Some(s) = shortest_win(engine, ctx, b, &grand, n - 1) else { continue };
+        for (am, ac) in engine.rules.legal_moves(&grand) {
+            if attacker_move_wins(engine, ctx, b, &ac, s) {
+                dnode.children.push(attacker_node(engine, ctx, b, &grand, am, &ac, s, 2, opts, true));
+            }
+        }
+        out.push(dnode);
+    }
+    out
+}
