@@ -30,21 +30,21 @@ impl Move {
 
 /// Fixed-capacity move list (no allocation on the search's hot path).
 pub struct MoveList {
-    moves: [Move; MoveList::CAP],
+    moves: [std::mem::MaybeUninit<Move>; MoveList::CAP],
     len: usize,
 }
 
 impl MoveList {
     pub const CAP: usize = 1024;
 
-    #[inline]
+    #[inline(always)]
     pub fn new() -> MoveList {
-        MoveList { moves: [Move::new(0, 0); MoveList::CAP], len: 0 }
+        MoveList { moves: [std::mem::MaybeUninit::uninit(); MoveList::CAP], len: 0 }
     }
     #[inline]
     pub fn push(&mut self, m: Move) {
         // Capacity exceeds the largest possible legal move count of the supported pieces.
-        self.moves[self.len] = m;
+        self.moves[self.len] = std::mem::MaybeUninit::new(m);
         self.len += 1;
     }
     #[inline]
@@ -57,7 +57,13 @@ impl MoveList {
     }
     #[inline]
     pub fn as_slice(&self) -> &[Move] {
-        &self.moves[..self.len]
+        // SAFETY: the first `len` entries were written by `push`.
+        unsafe { std::slice::from_raw_parts(self.moves.as_ptr() as *const Move, self.len) }
+    }
+    #[inline]
+    pub fn as_mut_slice(&mut self) -> &mut [Move] {
+        // SAFETY: the first `len` entries were written by `push`.
+        unsafe { std::slice::from_raw_parts_mut(self.moves.as_mut_ptr() as *mut Move, self.len) }
     }
     #[inline]
     pub fn clear(&mut self) {

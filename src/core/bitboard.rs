@@ -181,6 +181,27 @@ pub fn nightrider_attacks(s: Square, occ: Bitboard) -> Bitboard {
     a
 }
 
+/// Squares strictly between two squares on a common bishop, rook or nightrider line.
+pub fn line_between(a: Square, b: Square) -> Bitboard {
+    let o = between(a, b);
+    if o != 0 {
+        return o;
+    }
+    let lines = &NIGHT_LINES;
+    for d in 0..8 {
+        let n = lines.len[a as usize][d] as usize;
+        let mut acc = 0;
+        for i in 0..n {
+            let t = lines.sq[a as usize][d][i];
+            if t == b {
+                return acc;
+            }
+            acc |= bb(t);
+        }
+    }
+    0
+}
+
 /// Pawn attack squares of colour `c` from `s`.
 #[inline]
 pub fn pawn_attacks(c: Color, s: Square) -> Bitboard {

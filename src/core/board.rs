@@ -128,6 +128,19 @@ impl Board {
         nights != 0 && nightrider_attacks(s, occ) & nights != 0
     }
 
+    /// All pieces of colour `by` attacking square `s` with occupancy `occ`.
+    pub fn attackers_to(&self, s: Square, by: Color, occ: Bitboard) -> Bitboard {
+        let them = self.by_color[by.idx()];
+        let p = &self.by_part;
+        ((KNIGHT[s as usize] & p[KNIGHT_IDX])
+            | (KING[s as usize] & p[KING_IDX])
+            | (pawn_attacks(by.flip(), s) & p[PAWN_IDX])
+            | (rook_attacks(s, occ) & p[ROOK_IDX])
+            | (bishop_attacks(s, occ) & p[BISHOP_IDX])
+            | (nightrider_attacks(s, occ) & p[NIGHT_IDX]))
+            & them
+    }
+
     #[inline]
     pub fn attacked(&self, s: Square, by: Color) -> bool {
         self.attacked_with(s, by, self.occupied())

@@ -74,17 +74,10 @@ impl Rules {
         F: FnMut(Move, &Position) -> ControlFlow<()>,
     {
         match self.condition {
-            Condition::Orthodox => {
-                let mut list = MoveList::new();
-                orthodox::pseudo_legal(pos, self, &mut list);
-                for &m in list.as_slice() {
-                    let child = pos.make(m);
-                    if orthodox::is_legal_child(&child) {
-                        f(m, &child)?;
-                    }
-                }
-                ControlFlow::Continue(())
-            }
+            Condition::Orthodox => orthodox::each_pseudo_legal(pos, self, &mut |m| {
+                let child = pos.make(m);
+                if orthodox::is_legal_child(&child) { f(m, &child) } else { ControlFlow::Continue(()) }
+            }),
         }
     }
 
@@ -101,7 +94,46 @@ impl Rules {
     /// Does the side to move have at least one legal move? (Early exit.)
     #[inline]
     pub fn has_legal_move(&self, pos: &Position) -> bool {
-        self.for_each_legal(pos, |_, _| ControlFlow::Break(())).is_break()
+        match self.condition {
+            Condition::Orthodox => orthodox::has_legal_move(pos, self),
+        }
+    }
+
+    /// Calls `f` with each legal move that gives check (and its resulting position).
+    #[inline]
+    pub fn for_each_legal_check<F>(&self, pos: &Position, mut f: F) -> ControlFlow<()>
+    where
+        F: FnMut(Move, &Position) -> ControlFlow<()>,
+    {
+        match self.condition {
+            Condition::Orthodox => orthodox::each_check_candidate(pos, self, &mut |m| {
+                let child = pos.make(m);
+                if orthodox::is_legal_child(&child) && child.in_check() {
+                    f(m, &child)
+                } else {
+                    ControlFlow::Continue(())
+                }
+            }),
+        }
+    }
+
+    /// Pseudo-legal moves of the side to move (for callers that reorder before playing).
+    #[inline]
+    pub fn generate(&self, pos: &Position, list: &mut MoveList) {
+        match self.condition {
+            Condition::Orthodox => orthodox::pseudo_legal(pos, self, list),
+        }
+    }
+
+    /// Plays a generated move; `None` when it leaves the own king attacked.
+    #[inline]
+    pub fn play(&self, pos: &Position, m: Move) -> Option<Position> {
+        match self.condition {
+            Condition::Orthodox => {
+                let child = pos.make(m);
+                orthodox::is_legal_child(&child).then_some(child)
+            }
+        }
     }
 
     /// Is the side to move attacked (in check) under this condition?

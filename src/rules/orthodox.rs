@@ -7,13 +7,26 @@
 
 use super::Rules;
 use crate::core::bitboard::*;
-use crate::core::piece::part;
+use crate::core::board::{BISHOP_IDX, NIGHT_IDX, ROOK_IDX, piece_attacks};
 use crate::core::{Bitboard, Color, Kind, NO_SQUARE, Squares, bb};
+use std::ops::ControlFlow;
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::{CASTLINGS, Position};
 
 /// All pseudo-legal moves of the side to move (own king may be left attacked).
 pub fn pseudo_legal(pos: &Position, rules: &Rules, out: &mut MoveList) {
+    let _ = each_pseudo_legal(pos, rules, &mut |m| {
+        out.push(m);
+        ControlFlow::Continue(())
+    });
+}
+
+/// Calls `emit` with each pseudo-legal move, in square order, until it breaks.
+pub fn each_pseudo_legal(
+    pos: &Position,
+    rules: &Rules,
+    emit: &mut impl FnMut(Move) -> ControlFlow<()>,
+) -> ControlFlow<()> {
     let us = pos.side;
     let board = &pos.board;
     let own = board.by_color[us.idx()];
@@ -22,64 +35,203 @@ pub fn pseudo_legal(pos: &Position, rules: &Rules, out: &mut MoveList) {
     for from in Squares(own) {
         let kind = board.kind_at(from).expect("own square is occupied");
         if kind == Kind::Pawn {
-            pawn_moves(pos, rules, from, occ, them, out);
+            pawn_moves(pos, rules, from, occ, them, emit)?;
             continue;
         }
         let targets = piece_attacks(from, us, kind, occ) & !own;
         for to in Squares(targets) {
-            out.push(Move::new(from, to));
+            emit(Move::new(from, to))?;
         }
     }
-    castling_moves(pos, out);
+    castling_moves(pos, emit)
 }
 
-/// Capture-and-move targets of a non-pawn piece (all its parts together).
-#[inline]
-fn piece_attacks(s: u8, c: Color, kind: Kind, occ: Bitboard) -> Bitboard {
-    crate::core::board::piece_attacks(s, c, kind, occ)
+/// Own pieces pinned against the own royal king (by riders: bishop, rook, nightrider lines).
+pub fn pinned(pos: &Position) -> Bitboard {
+    line_blockers(pos, pos.side, pos.side, pos.side.flip())
 }
 
-fn push_pawn(rules: &Rules, us: Color, from: u8, to: u8, kind: MoveKind, out: &mut MoveList) {
+/// Pieces of colour `blocker` that alone stand between the royal king of `king` and a rider
+/// of colour `rider` that would attack it along a bishop, rook or nightrider line.
+pub fn line_blockers(pos: &Position, king: Color, blocker: Color, rider: Color) -> Bitboard {
+    let ksq = pos.king(king);
+    if ksq == NO_SQUARE {
+        return 0;
+    }
+    let board = &pos.board;
+    let own = board.by_color[blocker.idx()];
+    let them = rider;
+    let occ = board.occupied();
+    let mut pinned = 0;
+    let snipers = (rook_attacks(ksq, 0) & board.part(ROOK_IDX, them))
+        | (bishop_attacks(ksq, 0) & board.part(BISHOP_IDX, them));
+    for s in Squares(snipers) {
+        let b = between(ksq, s) & occ;
+        if b.count_ones() == 1 && b & own != 0 {
+            pinned |= b;
+        }
+    }
+    let nights = board.part(NIGHT_IDX, them);
+    if nights != 0 {
+        let lines = &NIGHT_LINES;
+        for d in 0..8 {
+            let n = lines.len[ksq as usize][d] as usize;
+            let mut first = None;
+            for i in 0..n {
+                let t = lines.sq[ksq as usize][d][i];
+                if occ & bb(t) != 0 {
+                    match first {
+                        None => {
+                            if own & bb(t) == 0 {
+                                break;
+                            }
+                            first = Some(t);
+                        }
+                        Some(f) => {
+                            if nights & bb(t) != 0 {
+                                pinned |= bb(f);
+                            }
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    pinned
+}
+
+/// Calls `emit` with every pseudo-legal move that may give check (a superset of the
+/// checking moves: direct checks, moves of line blockers, promotions, en passant, castling).
+pub fn each_check_candidate(
+    pos: &Position,
+    rules: &Rules,
+    emit: &mut impl FnMut(Move) -> ControlFlow<()>,
+) -> ControlFlow<()> {
+    let us = pos.side;
+    let them = us.flip();
+    let ksq = pos.king(them);
+    if ksq == NO_SQUARE {
+        return ControlFlow::Continue(());
+    }
+    let board = &pos.board;
+    let own = board.by_color[us.idx()];
+    let occ = board.occupied();
+    let discoverers = line_blockers(pos, them, us, us);
+    for from in Squares(own) {
+        let kind = board.kind_at(from).expect("own square is occupied");
+        let disc = discoverers & bb(from) != 0;
+        if kind == Kind::Pawn {
+            let last = us.relative_rank(from) == 6;
+            let check_sqs = pawn_attacks(them, ksq);
+            pawn_moves(pos, rules, from, occ, board.by_color[them.idx()], &mut |m| {
+                if disc || last || m.kind == MoveKind::EnPassant || check_sqs & bb(m.to) != 0 {
+                    emit(m)
+                } else {
+                    ControlFlow::Continue(())
+                }
+            })?;
+            continue;
+        }
+        let mut targets = piece_attacks(from, us, kind, occ) & !own;
+        if !disc {
+            targets &= piece_attacks(ksq, us, kind, occ & !bb(from));
+        }
+        for to in Squares(targets) {
+            emit(Move::new(from, to))?;
+        }
+    }
+    castling_moves(pos, emit)
+}
+
+/// Does the side to move have a legal move? Decided without playing the moves where the
+/// king, the checkers and the pins tell (the mate solver's hottest question).
+pub fn has_legal_move(pos: &Position, rules: &Rules) -> bool {
+    let us = pos.side;
+    let ksq = pos.king(us);
+    if ksq == NO_SQUARE {
+        return each_pseudo_legal(pos, rules, &mut |_| ControlFlow::Break(())).is_break();
+    }
+    let them = us.flip();
+    let board = &pos.board;
+    let occ = board.occupied();
+    let checkers = board.attackers_to(ksq, them, occ);
+    let pinned = pinned(pos);
+    let targets = match checkers.count_ones() {
+        0 => !0,
+        1 => checkers | line_between(ksq, checkers.trailing_zeros() as u8),
+        _ => 0,
+    };
+    each_pseudo_legal(pos, rules, &mut |m| {
+        let legal = if m.from == ksq && m.kind != MoveKind::Castle {
+            !board.attacked_with(m.to, them, occ ^ bb(ksq))
+        } else if m.kind == MoveKind::EnPassant || m.kind == MoveKind::Castle || pinned & bb(m.from) != 0 {
+            is_legal_child(&pos.make(m))
+        } else {
+            targets & bb(m.to) != 0
+        };
+        if legal { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+    })
+    .is_break()
+}
+
+fn push_pawn(
+    rules: &Rules,
+    us: Color,
+    from: u8,
+    to: u8,
+    kind: MoveKind,
+    out: &mut impl FnMut(Move) -> ControlFlow<()>,
+) -> ControlFlow<()> {
     if us.relative_rank(to) == 7 {
         for &k in rules.promotions() {
-            out.push(Move { from, to, promo: Some(k), kind });
+            out(Move { from, to, promo: Some(k), kind })?;
         }
+        ControlFlow::Continue(())
     } else {
-        out.push(Move { from, to, promo: None, kind });
+        out(Move { from, to, promo: None, kind })
     }
 }
 
-fn pawn_moves(pos: &Position, rules: &Rules, from: u8, occ: Bitboard, them: Bitboard, out: &mut MoveList) {
+fn pawn_moves(
+    pos: &Position,
+    rules: &Rules,
+    from: u8,
+    occ: Bitboard,
+    them: Bitboard,
+    out: &mut impl FnMut(Move) -> ControlFlow<()>,
+) -> ControlFlow<()> {
     let us = pos.side;
     let fwd = us.forward();
     let rel = us.relative_rank(from);
     if rel == 7 {
-        return; // a pawn on its last rank (fairy setups) cannot move
+        return ControlFlow::Continue(()); // a pawn on its last rank (fairy setups) cannot move
     }
     let one = (from as i8 + fwd) as u8;
     if occ & bb(one) == 0 {
-        push_pawn(rules, us, from, one, MoveKind::Normal, out);
+        push_pawn(rules, us, from, one, MoveKind::Normal, out)?;
         if rel == 1 {
             let two = (one as i8 + fwd) as u8;
             if occ & bb(two) == 0 {
-                out.push(Move { from, to: two, promo: None, kind: MoveKind::DoublePush });
+                out(Move { from, to: two, promo: None, kind: MoveKind::DoublePush })?;
             }
         }
     }
     let caps = pawn_attacks(us, from);
     for to in Squares(caps & them) {
-        push_pawn(rules, us, from, to, MoveKind::Normal, out);
+        push_pawn(rules, us, from, to, MoveKind::Normal, out)?;
     }
     if pos.ep != NO_SQUARE && caps & bb(pos.ep) != 0 {
-        out.push(Move { from, to: pos.ep, promo: None, kind: MoveKind::EnPassant });
+        out(Move { from, to: pos.ep, promo: None, kind: MoveKind::EnPassant })?;
     }
+    ControlFlow::Continue(())
 }
 
-fn castling_moves(pos: &Position, out: &mut MoveList) {
+fn castling_moves(pos: &Position, out: &mut impl FnMut(Move) -> ControlFlow<()>) -> ControlFlow<()> {
     let us = pos.side;
     let rights = pos.castling;
     if rights == 0 {
-        return;
+        return ControlFlow::Continue(());
     }
     let board = &pos.board;
     let occ = board.occupied();
@@ -98,8 +250,9 @@ fn castling_moves(pos: &Position, out: &mut MoveList) {
         if board.attacked(pass, them) {
             continue;
         }
-        out.push(Move { from: kf, to: kt, promo: None, kind: MoveKind::Castle });
+        out(Move { from: kf, to: kt, promo: None, kind: MoveKind::Castle })?;
     }
+    ControlFlow::Continue(())
 }
 
 /// Squares of the side-to-move's pieces that have the KING part but are not royal are
@@ -108,6 +261,3 @@ fn castling_moves(pos: &Position, out: &mut MoveList) {
 pub fn is_legal_child(child: &Position) -> bool {
     !child.mover_king_attacked()
 }
-
-/// Does `part` include a rider? (Used by callers that want quick filters.)
-pub const RIDERS: u8 = part::BISHOP | part::ROOK | part::NIGHT;

@@ -6,7 +6,7 @@
 use super::stipulation::Goal;
 use super::tt::{Facts, Tt};
 use crate::core::NO_SQUARE;
-use crate::moves::Move;
+use crate::moves::{Move, MoveList};
 use crate::position::Position;
 use crate::rules::Rules;
 use std::ops::ControlFlow;
@@ -94,6 +94,18 @@ impl<'a> Engine<'a> {
     /// Returns the first such move.
     pub fn goal_in_one(&self, ctx: &mut Ctx, pos: &Position) -> Option<Move> {
         let mut found = None;
+        if self.goal == Goal::Mate {
+            let _ = self.rules.for_each_legal_check(pos, |m, child| {
+                ctx.nodes += 1;
+                if !self.rules.has_legal_move(child) {
+                    found = Some(m);
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                }
+            });
+            return found;
+        }
         let _ = self.rules.for_each_legal(pos, |m, child| {
             ctx.nodes += 1;
             let check = self.rules.in_check(child);
@@ -209,47 +221,23 @@ impl<'a> Engine<'a> {
         done: impl Fn(&Self, &Position) -> bool,
     ) -> bool {
         let depth = (n as usize).min(63);
+        let mut list = MoveList::new();
+        self.rules.generate(pos, &mut list);
+        let moves = list.as_mut_slice();
         if let Some(k) = ctx.killers[depth] {
-            if let Some(child) = self.try_move(pos, k) {
-                let ok = done(self, &child) || (n > 1 && self.att(ctx, b, &child, n - 1));
-                if !ok {
-                    return false;
-                }
+            if let Some(i) = moves.iter().position(|&m| m == k) {
+                moves.swap(0, i);
             }
         }
-        let mut refuted = None;
-        let r = self.rules.for_each_legal(pos, |m, child| {
-            if Some(m) == ctx.killers[depth] {
-                return ControlFlow::Continue(());
+        for &m in moves.iter() {
+            let Some(child) = self.rules.play(pos, m) else { continue };
+            let ok = done(self, &child) || (n > 1 && self.att(ctx, b, &child, n - 1));
+            if !ok {
+                ctx.killers[depth] = Some(m);
+                return false;
             }
-            let ok = done(self, child) || (n > 1 && self.att(ctx, b, child, n - 1));
-            if ok {
-                ControlFlow::Continue(())
-            } else {
-                refuted = Some(m);
-                ControlFlow::Break(())
-            }
-        });
-        if r.is_break() {
-            ctx.killers[depth] = refuted;
-            false
-        } else {
-            true
         }
-    }
-
-    /// Plays `m` if it is a legal move in `pos`.
-    fn try_move(&self, pos: &Position, m: Move) -> Option<Position> {
-        let mut out = None;
-        let _ = self.rules.for_each_legal(pos, |x, child| {
-            if x == m {
-                out = Some(*child);
-                ControlFlow::Break(())
-            } else {
-                ControlFlow::Continue(())
-            }
-        });
-        out
+        true
     }
 
     // ----- help play -----
