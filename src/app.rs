@@ -145,8 +145,20 @@ fn solve_cmd(a: &SolveArgs) -> i32 {
     let mut input_errors = errors;
     if let Some(fen) = &a.fen {
         let stip = a.stipulation.clone().unwrap_or_default();
-        match problem::from_fen_arg(fen, &stip, a.condition.as_deref()) {
-            Ok(p) => problems.push(p),
+        match problem::from_fen_arg(fen, &stip) {
+            Ok(mut p) => match a.condition.as_deref().map(|c| (c, Condition::parse(c))) {
+                Some((c, None)) => input_errors.push(ProblemError {
+                    file: "<fen>".into(),
+                    line: None,
+                    column: None,
+                    message: format!("unknown condition '{c}'"),
+                }),
+                Some((_, Some(cond))) => {
+                    p.condition = cond;
+                    problems.push(p)
+                }
+                None => problems.push(p),
+            },
             Err(e) => input_errors.push(e),
         }
     } else if a.files.is_empty() {

@@ -13,5 +13,5 @@ pub mod solution_text;
 pub mod search;
 pub mod problem;
 pub mod output;
-// pub mod app; (enabled once the problem readers land)
+pub mod app;
 pub mod cli;

@@ -1,4 +1,6 @@
+use clap::Parser;
+
 fn main() {
-    eprintln!("chainmate: under construction");
-    std::process::exit(2);
+    let cli = chainmate::cli::Cli::parse();
+    std::process::exit(chainmate::app::run(cli));
 }

@@ -22,9 +22,9 @@ fn wiki_positions() {
     check("r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10", 4, 3_894_594);
 }
 
-/// perftsuite.epd: `FEN ;D1 n ;D2 n ...`, every position to depth 3.
+/// perftsuite.epd: `FEN ;D1 n ;D2 n ...`, every position to depth 4.
 #[test]
-fn perftsuite_epd_depth_3() {
+fn perftsuite_epd_depth_4() {
     let text = include_str!("data/perft/perftsuite.epd");
     let mut count = 0;
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
@@ -34,7 +34,7 @@ fn perftsuite_epd_depth_3() {
             let mut f = field.split_whitespace();
             let d: u32 = f.next().unwrap()[1..].parse().unwrap();
             let n: u64 = f.next().unwrap().parse().unwrap();
-            if d <= 3 {
+            if d <= 4 {
                 check(fen, d, n);
             }
         }

@@ -1,11 +1,26 @@
 //! The problem model and its readers: YAML (YACPDB / Olive schema, `yaml.rs` is the only
-//! file naming the YAML crate), Popeye input files (`inp.rs`) and FEN.
+//! file naming the YAML crate), Popeye input files (`inp.rs`) and FEN (`fen.rs`).
+//!
+//! Every reader goes through [`validate_position`] (or [`check_position`] for a FEN
+//! diagram) and builds its problems with the same internal draft, so the checks and the
+//! castling / en-passant conventions are the same for all formats; see
+//! `docs/problem-format.md`.
 
-use crate::core::{Kind, Piece, Square};
+pub mod fen;
+pub mod inp;
+mod popeye_names;
+pub mod yaml;
+
+pub use fen::from_fen_arg;
+
+use crate::core::piece::KINDS;
+use crate::core::square::{file_of, rank_of, square};
+use crate::core::{Color, Kind, NO_SQUARE, Piece, Square, parse_square, square_name};
 use crate::position::Position;
-use crate::rules::Condition;
+use crate::rules::{Condition, REGISTRY};
 use crate::search::Stipulation;
 use std::fmt;
+use std::path::Path;
 
 /// Where a problem came from and what is wrong with it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -104,11 +119,15 @@ pub enum Mirror {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Twin {
-    /// "b", "c", ...
+    /// "b", "c", ... When the first twin is labelled "a" it comes from a zero position
+    /// (Popeye `ZeroPosition`, YACPDB twins starting at `a`): the diagram itself is then
+    /// not solved, only the twins are.
     pub label: String,
     /// Applied to the previous twin instead of the original (`Twin Continued`, YAML `+c`).
     pub continued: bool,
     pub commands: Vec<TwinCommand>,
+    /// 1-based line of the twin in its file (0 when unknown), for error messages.
+    pub line: usize,
 }
 
 /// A problem as read from a file.
@@ -147,4 +166,775 @@ pub struct TwinInstance {
     pub position: Position,
     pub stipulation: Stipulation,
     pub condition: Condition,
+}
+
+// ---------------------------------------------------------------------------------------
+// Loading files
+// ---------------------------------------------------------------------------------------
+
+/// The formats chainmate reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// YACPDB / Olive YAML (`.yaml`, `.yml`, `.olv`), one problem per document.
+    Yaml,
+    /// Popeye input (`.inp`, `.pop`).
+    Popeye,
+    /// One `FEN ; stipulation` per line (`.fen`).
+    Fen,
+}
+
+impl Format {
+    /// The format a file name's extension stands for, if any (case-insensitive).
+    pub fn from_extension(path: &Path) -> Option<Format> {
+        let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+        match ext.as_str() {
+            "yaml" | "yml" | "olv" => Some(Format::Yaml),
+            "inp" | "pop" => Some(Format::Popeye),
+            "fen" => Some(Format::Fen),
+            _ => None,
+        }
+    }
+
+    /// Guesses the format from the text: `BeginProblem` (or an abbreviation of it) first
+    /// means Popeye, a first line whose first field has the 7 slashes of a FEN board means
+    /// FEN, anything else is taken as YAML.
+    pub fn sniff(text: &str) -> Format {
+        let first_word = text
+            .split(|c: char| c.is_whitespace() || c == ';' || c == ',')
+            .find(|w| !w.is_empty());
+        if let Some(w) = first_word {
+            let lw = w.to_ascii_lowercase();
+            let begins = ["beginproblem", "anfangproblem", "debutprobleme"];
+            if lw.len() >= 4 && begins.iter().any(|b| b.starts_with(&lw)) {
+                return Format::Popeye;
+            }
+        }
+        let first_line = text
+            .lines()
+            .map(str::trim)
+            .find(|l| !l.is_empty() && !l.starts_with('#'));
+        if let Some(l) = first_line {
+            let field = l.split([' ', ';', '\t']).next().unwrap_or("");
+            if field.matches('/').count() == 7 && !l.contains(": ") {
+                return Format::Fen;
+            }
+        }
+        Format::Yaml
+    }
+}
+
+/// Reads every problem of a file. The format comes from the extension (`.yaml`, `.yml`,
+/// `.olv`: YAML; `.inp`, `.pop`: Popeye; `.fen`: FEN lines); other extensions are sniffed
+/// with [`Format::sniff`]. Text that is not UTF-8 is read as Latin-1 (old Popeye files).
+pub fn load_file(path: &Path) -> Result<Vec<Problem>, ProblemError> {
+    let file = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|e| ProblemError {
+        file: file.clone(),
+        line: None,
+        column: None,
+        message: format!("cannot read the file: {e}"),
+    })?;
+    let text = match String::from_utf8(bytes) {
+        Ok(t) => t,
+        Err(e) => e.into_bytes().iter().map(|&b| b as char).collect(),
+    };
+    let format = Format::from_extension(path).unwrap_or_else(|| Format::sniff(&text));
+    parse_text(&file, &text, format)
+}
+
+/// Reads every problem of a text in the given format; `file` names it in errors.
+pub fn parse_text(file: &str, text: &str, format: Format) -> Result<Vec<Problem>, ProblemError> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    match format {
+        Format::Yaml => yaml::parse_yaml(file, text),
+        Format::Popeye => inp::parse_inp(file, text),
+        Format::Fen => fen::parse_fen_file(file, text),
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Pieces, squares and the diagram checks
+// ---------------------------------------------------------------------------------------
+
+/// One piece as a reader found it in a file, not yet checked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PiecePlacement {
+    pub color: Color,
+    /// The piece code as written: Popeye's codes, `S` knight, `N` nightrider, `AM` ...
+    pub code: String,
+    /// The square as written, e.g. "e4".
+    pub square: String,
+    /// 1-based line and column of the text that placed the piece, when known.
+    pub line: Option<usize>,
+    pub column: Option<usize>,
+}
+
+/// A problem in a diagram found by [`check_position`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PositionError {
+    /// The square concerned, if the problem is about one piece.
+    pub square: Option<Square>,
+    pub message: String,
+}
+
+/// The piece codes chainmate knows, space separated (for messages).
+pub fn known_piece_codes() -> String {
+    KINDS.iter().map(|k| k.code).collect::<Vec<_>>().join(" ")
+}
+
+/// Parses a piece code (Popeye's codes, case-insensitive). The error names the code, says
+/// when it is a Popeye piece chainmate does not support, and reminds that the knight is S.
+pub fn parse_piece_code(code: &str) -> Result<Kind, String> {
+    if let Some(k) = Kind::from_code(code) {
+        return Ok(k);
+    }
+    let known = known_piece_codes();
+    if code.is_empty() {
+        return Err(format!("missing piece code (chainmate knows {known})"));
+    }
+    let head = match popeye_names::popeye_piece_name(code) {
+        Some(name) => format!("piece code '{code}' (Popeye's {name}) is not supported"),
+        None => format!("unknown piece code '{code}'"),
+    };
+    Err(format!(
+        "{head}; chainmate knows {known} (the knight is S, N is the nightrider)"
+    ))
+}
+
+/// Parses a square name such as "e4" (case-insensitive file letter).
+pub fn parse_square_text(text: &str) -> Result<Square, String> {
+    parse_square(text).ok_or_else(|| format!("bad square '{text}' (squares are a1 to h8)"))
+}
+
+/// Builds a diagram from the pieces a reader found and checks it: every code and square
+/// must be valid, no two pieces may share a square, each side needs exactly one king and
+/// no pawn may stand where the condition forbids it
+/// ([`Condition::allows_pawn_on_relative_rank`]). Castling rights follow the problem
+/// convention ([`Position::home_castling_rights`]); White is to move, no en-passant square.
+/// Errors name `file` and the line/column of the offending piece, or `line` (where the
+/// problem starts) for a missing king.
+pub fn validate_position(
+    file: &str,
+    line: Option<usize>,
+    placements: &[PiecePlacement],
+    condition: Condition,
+) -> Result<Position, ProblemError> {
+    let mut pos = Position::empty();
+    let mut owner: [Option<&PiecePlacement>; 64] = [None; 64];
+    for p in placements {
+        let err = |message: String| ProblemError {
+            file: file.to_string(),
+            line: p.line,
+            column: p.column,
+            message,
+        };
+        let kind = parse_piece_code(&p.code).map_err(err)?;
+        let sq = parse_square_text(&p.square).map_err(err)?;
+        if let Some(prev) = owner[sq as usize] {
+            let at = |q: &PiecePlacement| match q.line {
+                Some(l) => format!(" (line {l})"),
+                None => String::new(),
+            };
+            return Err(err(format!(
+                "two pieces on {}: {} {}{}{} and {} {}{}{}",
+                square_name(sq),
+                prev.color,
+                prev.code.to_ascii_uppercase(),
+                square_name(sq),
+                at(prev),
+                p.color,
+                p.code.to_ascii_uppercase(),
+                square_name(sq),
+                at(p)
+            )));
+        }
+        owner[sq as usize] = Some(p);
+        pos.board.put(sq, Piece::new(p.color, kind));
+    }
+    if let Err(e) = check_position(&pos, condition) {
+        let placed = e.square.and_then(|s| owner[s as usize]);
+        return Err(ProblemError {
+            file: file.to_string(),
+            line: placed.and_then(|p| p.line).or(line),
+            column: placed.and_then(|p| p.column),
+            message: e.message,
+        });
+    }
+    pos.castling = pos.home_castling_rights();
+    pos.normalize();
+    Ok(pos)
+}
+
+/// Checks a finished diagram: exactly one king per side, and no pawn on a rank the
+/// condition forbids.
+pub fn check_position(pos: &Position, condition: Condition) -> Result<(), PositionError> {
+    for c in [Color::White, Color::Black] {
+        let kings: Vec<Square> = (0..64u8)
+            .filter(|&s| pos.board.get(s) == Some(Piece::new(c, Kind::King)))
+            .collect();
+        match kings.len() {
+            0 => {
+                return Err(PositionError {
+                    square: None,
+                    message: format!("{c} has no king"),
+                });
+            }
+            1 => {}
+            n => {
+                let names: Vec<String> = kings.iter().map(|&s| square_name(s)).collect();
+                return Err(PositionError {
+                    square: kings.get(1).copied(),
+                    message: format!(
+                        "{c} has {n} kings ({}); each side needs exactly one",
+                        names.join(", ")
+                    ),
+                });
+            }
+        }
+    }
+    for s in 0..64u8 {
+        if let Some(p) = pos.board.get(s)
+            && p.kind == Kind::Pawn
+        {
+            let rel = p.color.relative_rank(s);
+            if !condition.allows_pawn_on_relative_rank(rel) {
+                let which = match rel {
+                    0 => "its own first rank".to_string(),
+                    7 => "its promotion rank".to_string(),
+                    r => format!("its relative rank {}", r + 1),
+                };
+                let cond = if condition == Condition::Orthodox {
+                    String::new()
+                } else {
+                    format!(" under condition {}", condition.name())
+                };
+                return Err(PositionError {
+                    square: Some(s),
+                    message: format!(
+                        "{} pawn on {}: a pawn may not stand on rank {} ({which}){cond}",
+                        p.color,
+                        square_name(s),
+                        rank_of(s) + 1
+                    ),
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The names of the conditions chainmate knows, for messages.
+pub(crate) fn known_conditions() -> String {
+    REGISTRY.iter().map(|r| r.1).collect::<Vec<_>>().join(", ")
+}
+
+/// Twin label number `i` (0 = "a"): a..z, then z1, z2, ... as Popeye and YACPDB do.
+pub fn twin_label(i: usize) -> String {
+    if i < 26 {
+        ((b'a' + i as u8) as char).to_string()
+    } else {
+        format!("z{}", i - 25)
+    }
+}
+
+/// Sort key of a twin label (a..z, z1, z2, ...); unknown shapes sort last, by text.
+pub(crate) fn twin_label_order(label: &str) -> (usize, String) {
+    let b = label.as_bytes();
+    if b.len() == 1 && b[0].is_ascii_lowercase() {
+        return ((b[0] - b'a') as usize, String::new());
+    }
+    if let Some(n) = label
+        .strip_prefix('z')
+        .and_then(|n| n.parse::<usize>().ok())
+    {
+        return (25 + n, String::new());
+    }
+    (usize::MAX, label.to_string())
+}
+
+/// Sets the en-passant square and drops what the position cannot use: castling rights
+/// without king and rook at home, an en-passant square no pawn can capture on. The side to
+/// move is White afterwards; an en-passant square on the 3rd rank (a white pawn just made
+/// a double step) is kept for Black.
+pub(crate) fn finish_position(pos: &mut Position) {
+    if pos.ep != NO_SQUARE {
+        match rank_of(pos.ep) {
+            2 => pos.side = Color::Black,
+            5 => pos.side = Color::White,
+            _ => pos.ep = NO_SQUARE,
+        }
+    }
+    pos.normalize();
+    pos.side = Color::White;
+    pos.hash = pos.compute_hash();
+}
+
+// ---------------------------------------------------------------------------------------
+// The draft every reader fills in
+// ---------------------------------------------------------------------------------------
+
+/// Squares of an `EnPassant` option or an `enpassant:` field, as written.
+#[derive(Clone, Debug)]
+pub(crate) struct EpSpec {
+    pub squares: Vec<Square>,
+    pub text: String,
+    pub line: Option<usize>,
+    pub column: Option<usize>,
+}
+
+/// A diagram given as FEN (YAML `fen:`, `.fen` files, the command line).
+#[derive(Clone, Debug)]
+pub(crate) struct FenDiagram {
+    pub position: Position,
+    /// The FEN had a castling field: its rights replace the home convention.
+    pub explicit_castling: bool,
+    pub line: Option<usize>,
+    pub column: Option<usize>,
+}
+
+/// A condition with the line and column that named it.
+pub(crate) type CondAt = (Condition, Option<usize>, Option<usize>);
+
+/// What a reader collected for one problem; [`Draft::build`] checks it and makes the
+/// [`Problem`].
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Draft {
+    pub line: usize,
+    pub index: usize,
+    pub title: Vec<String>,
+    pub authors: Vec<String>,
+    pub source: Vec<String>,
+    pub award: Option<String>,
+    pub keywords: Vec<String>,
+    pub comments: Vec<String>,
+    pub remark: Vec<String>,
+    pub placements: Vec<PiecePlacement>,
+    pub fen: Option<FenDiagram>,
+    pub stipulation: Option<Stipulation>,
+    /// Conditions with the line/column that named them.
+    pub conditions: Vec<CondAt>,
+    pub options: Options,
+    pub ep: Option<EpSpec>,
+    /// Castling rights forbidden by `NoCastling`.
+    pub no_castling: u8,
+    /// Castling rights given explicitly (YAML `castling:`), replacing the home convention.
+    pub castling: Option<u8>,
+    pub pockets: [Option<Kind>; 2],
+    pub twins: Vec<Twin>,
+    pub solution: Option<String>,
+}
+
+fn join_lines(v: &[String]) -> Option<String> {
+    let v: Vec<&str> = v
+        .iter()
+        .map(|s| s.trim())
+        .filter(|s| !s.is_empty())
+        .collect();
+    if v.is_empty() {
+        None
+    } else {
+        Some(v.join("\n"))
+    }
+}
+
+impl Draft {
+    pub fn new(line: usize, index: usize) -> Draft {
+        Draft {
+            line,
+            index,
+            ..Draft::default()
+        }
+    }
+
+    /// Checks everything and makes the problem (twins included: every twin is built once
+    /// so that its errors show up when the file is read).
+    pub fn build(
+        self,
+        file: &str,
+        prefix: &str,
+        missing_stipulation_hint: &str,
+    ) -> Result<Problem, ProblemError> {
+        let err = |line: Option<usize>, column: Option<usize>, m: String| ProblemError {
+            file: file.to_string(),
+            line,
+            column,
+            message: format!("{prefix}{m}"),
+        };
+        let problem_line = Some(self.line).filter(|&l| l > 0);
+        // Condition: at most one besides orthodox.
+        let mut condition = Condition::Orthodox;
+        for &(c, l, col) in &self.conditions {
+            if c == Condition::Orthodox || c == condition {
+                continue;
+            }
+            if condition != Condition::Orthodox {
+                return Err(err(
+                    l.or(problem_line),
+                    col,
+                    format!(
+                        "more than one condition ({} and {}): chainmate solves one condition per problem",
+                        condition.name(),
+                        c.name()
+                    ),
+                ));
+            }
+            condition = c;
+        }
+        let Some(stipulation) = self.stipulation else {
+            return Err(err(
+                problem_line,
+                None,
+                format!("the problem has no stipulation{missing_stipulation_hint}"),
+            ));
+        };
+        let mut position = match (&self.fen, self.placements.is_empty()) {
+            (Some(_), false) => {
+                return Err(err(
+                    problem_line,
+                    None,
+                    "the diagram is given twice (pieces and FEN): give one".into(),
+                ));
+            }
+            (Some(f), true) => {
+                if let Err(e) = check_position(&f.position, condition) {
+                    return Err(err(f.line.or(problem_line), f.column, e.message));
+                }
+                let mut p = f.position;
+                if !f.explicit_castling {
+                    p.castling = p.home_castling_rights();
+                }
+                p
+            }
+            (None, _) => validate_position(file, problem_line, &self.placements, condition)
+                .map_err(|e| ProblemError {
+                    message: format!("{prefix}{}", e.message),
+                    ..e
+                })?,
+        };
+        if let Some(c) = self.castling {
+            position.castling = c;
+        }
+        position.castling &= !self.no_castling;
+        if let Some(ep) = &self.ep {
+            position.ep = ep_square(&position, &ep.squares).map_err(|m| {
+                err(
+                    ep.line.or(problem_line),
+                    ep.column,
+                    format!("en passant '{}': {m}", ep.text),
+                )
+            })?;
+        }
+        for c in [Color::White, Color::Black] {
+            if let Some(k) = self.pockets[c.idx()] {
+                position.pockets[c.idx()] = Some(k);
+            }
+        }
+        finish_position(&mut position);
+        let problem = Problem {
+            file: file.to_string(),
+            line: self.line,
+            index: self.index,
+            title: join_lines(&self.title),
+            authors: self
+                .authors
+                .into_iter()
+                .map(|a| a.trim().to_string())
+                .filter(|a| !a.is_empty())
+                .collect(),
+            source: join_lines(&self.source),
+            award: self
+                .award
+                .map(|a| a.trim().to_string())
+                .filter(|a| !a.is_empty()),
+            keywords: self.keywords,
+            comments: self.comments,
+            remark: join_lines(&self.remark),
+            position,
+            stipulation,
+            condition,
+            options: self.options,
+            twins: self.twins,
+            solution: self.solution,
+        };
+        problem.twin_instances().map_err(|e| ProblemError {
+            message: format!("{prefix}{}", e.message),
+            ..e
+        })?;
+        Ok(problem)
+    }
+}
+
+/// The en-passant target square described by Popeye's `EnPassant` squares: departure,
+/// passed-over and arrival square of the double step (`e7e6e5`); also accepted: departure
+/// and arrival (`e7e5`), or the passed-over square alone as in FEN (`e6`).
+pub(crate) fn ep_square(pos: &Position, squares: &[Square]) -> Result<Square, String> {
+    let (from, over, to) = match *squares {
+        [over] => match rank_of(over) {
+            2 => (over - 8, over, over + 8),
+            5 => (over + 8, over, over - 8),
+            _ => {
+                return Err(format!(
+                    "{} is not on the 3rd or 6th rank",
+                    square_name(over)
+                ));
+            }
+        },
+        [from, to] => {
+            if file_of(from) != file_of(to) || rank_of(from).abs_diff(rank_of(to)) != 2 {
+                return Err("expected a pawn double step such as e7e5".into());
+            }
+            (from, (from + to) / 2, to)
+        }
+        [from, over, to] => (from, over, to),
+        _ => {
+            return Err("expected the squares of a pawn double step: departure, passed-over and arrival square (e.g. e7e6e5)".into());
+        }
+    };
+    let color = if rank_of(to) > rank_of(from) {
+        Color::White
+    } else {
+        Color::Black
+    };
+    let ok_shape = file_of(from) == file_of(over)
+        && file_of(over) == file_of(to)
+        && rank_of(from) == color.first_rank().abs_diff(1)
+        && rank_of(over).abs_diff(rank_of(from)) == 1
+        && rank_of(to).abs_diff(rank_of(from)) == 2;
+    if !ok_shape {
+        return Err(
+            "only an orthodox pawn double step from the 2nd or 7th rank is supported".into(),
+        );
+    }
+    if pos.board.get(to) != Some(Piece::new(color, Kind::Pawn)) {
+        return Err(format!(
+            "there is no {color} pawn on {} that just made the double step",
+            square_name(to)
+        ));
+    }
+    for s in [from, over] {
+        if !pos.board.is_empty(s) {
+            return Err(format!(
+                "{} must be empty (the pawn just passed it)",
+                square_name(s)
+            ));
+        }
+    }
+    Ok(over)
+}
+
+// ---------------------------------------------------------------------------------------
+// Twins
+// ---------------------------------------------------------------------------------------
+
+fn command_text(c: &TwinCommand) -> String {
+    let piece = |p: Piece| format!("{} {}", p.color, p.kind.code());
+    match c {
+        TwinCommand::Move(a, b) => format!("Move {} {}", square_name(*a), square_name(*b)),
+        TwinCommand::Exchange(a, b) => format!("Exchange {} {}", square_name(*a), square_name(*b)),
+        TwinCommand::Remove(a) => format!("Remove {}", square_name(*a)),
+        TwinCommand::Add(p, s) => format!("Add {}{}", piece(*p), square_name(*s)),
+        TwinCommand::Substitute(a, b) => format!("Substitute {} {}", a.code(), b.code()),
+        TwinCommand::Rotate(d) => format!("Rotate {d}"),
+        TwinCommand::Mirror(m) => format!(
+            "Mirror {}",
+            match m {
+                Mirror::Files => "a1<-->h1",
+                Mirror::Ranks => "a1<-->a8",
+                Mirror::A1H8 => "a1<-->h8",
+                Mirror::H1A8 => "a8<-->h1",
+            }
+        ),
+        TwinCommand::Shift(a, b) => format!("Shift {} {}", square_name(*a), square_name(*b)),
+        TwinCommand::Stipulation(s) => format!("Stipulation {s}"),
+        TwinCommand::Condition(c) => format!("Condition {}", c.name()),
+        TwinCommand::PolishType => "PolishType".into(),
+    }
+}
+
+/// Maps a square through a board transformation given as a function of (file, rank).
+fn transform(s: Square, f: impl Fn(u8, u8) -> (u8, u8)) -> Square {
+    let (nf, nr) = f(file_of(s), rank_of(s));
+    square(nf, nr)
+}
+
+struct TwinState {
+    board: [Option<Piece>; 64],
+    ep: Square,
+    pockets: [Option<Kind>; 2],
+    stipulation: Stipulation,
+    condition: Condition,
+}
+
+impl TwinState {
+    fn apply(&mut self, c: &TwinCommand) -> Result<(), String> {
+        let empty = |s: Square| format!("there is no piece on {}", square_name(s));
+        match *c {
+            TwinCommand::Move(a, b) => {
+                let p = self.board[a as usize].take().ok_or_else(|| empty(a))?;
+                self.board[b as usize] = Some(p);
+            }
+            TwinCommand::Exchange(a, b) => {
+                for s in [a, b] {
+                    if self.board[s as usize].is_none() {
+                        return Err(empty(s));
+                    }
+                }
+                self.board.swap(a as usize, b as usize);
+            }
+            TwinCommand::Remove(a) => {
+                self.board[a as usize].take().ok_or_else(|| empty(a))?;
+            }
+            TwinCommand::Add(p, s) => self.board[s as usize] = Some(p),
+            TwinCommand::Substitute(from, to) => {
+                for p in self.board.iter_mut().flatten() {
+                    if p.kind == from {
+                        p.kind = to;
+                    }
+                }
+            }
+            TwinCommand::Rotate(deg) => match deg {
+                90 => self.remap(|f, r| (7 - r, f)),
+                180 => self.remap(|f, r| (7 - f, 7 - r)),
+                270 => self.remap(|f, r| (r, 7 - f)),
+                d => return Err(format!("cannot rotate by {d} degrees (90, 180 or 270)")),
+            },
+            TwinCommand::Mirror(m) => match m {
+                Mirror::Files => self.remap(|f, r| (7 - f, r)),
+                Mirror::Ranks => self.remap(|f, r| (f, 7 - r)),
+                Mirror::A1H8 => self.remap(|f, r| (7 - r, 7 - f)),
+                Mirror::H1A8 => self.remap(|f, r| (r, f)),
+            },
+            TwinCommand::Shift(a, b) => {
+                let df = file_of(b) as i8 - file_of(a) as i8;
+                let dr = rank_of(b) as i8 - rank_of(a) as i8;
+                let mut board = [None; 64];
+                for s in 0..64u8 {
+                    if let Some(p) = self.board[s as usize] {
+                        let f = file_of(s) as i8 + df;
+                        let r = rank_of(s) as i8 + dr;
+                        if !(0..8).contains(&f) || !(0..8).contains(&r) {
+                            return Err(format!(
+                                "the piece on {} would leave the board",
+                                square_name(s)
+                            ));
+                        }
+                        board[square(f as u8, r as u8) as usize] = Some(p);
+                    }
+                }
+                self.board = board;
+                if self.ep != NO_SQUARE {
+                    let f = file_of(self.ep) as i8 + df;
+                    let r = rank_of(self.ep) as i8 + dr;
+                    self.ep = if (0..8).contains(&f) && (0..8).contains(&r) {
+                        square(f as u8, r as u8)
+                    } else {
+                        NO_SQUARE
+                    };
+                }
+            }
+            TwinCommand::Stipulation(s) => self.stipulation = s,
+            TwinCommand::Condition(c) => self.condition = c,
+            TwinCommand::PolishType => {
+                for p in self.board.iter_mut().flatten() {
+                    p.color = p.color.flip();
+                }
+                self.pockets.swap(0, 1);
+            }
+        }
+        Ok(())
+    }
+
+    fn remap(&mut self, f: impl Fn(u8, u8) -> (u8, u8)) {
+        let mut board = [None; 64];
+        for s in 0..64u8 {
+            if let Some(p) = self.board[s as usize] {
+                board[transform(s, &f) as usize] = Some(p);
+            }
+        }
+        self.board = board;
+        if self.ep != NO_SQUARE {
+            self.ep = transform(self.ep, &f);
+        }
+    }
+}
+
+impl Problem {
+    /// The twins ready to solve: the diagram (label "" without twins, "a" with twins),
+    /// then each twin in order. A twin applies its commands to the diagram, or to the
+    /// previous twin when `continued`; when the first twin is labelled "a" (a zero
+    /// position) the diagram itself is not included. Board transformations follow Popeye:
+    /// `Rotate 90` turns the board a quarter to the left (a1 goes to h1), `Mirror a1<-->h1`
+    /// swaps the files, `a1<-->a8` the ranks, `a1<-->h8` and `a8<-->h1` reflect in the
+    /// diagonals; `Shift` fails if a piece would leave the board. Castling rights are
+    /// those of the problem convention for the twin's diagram, less the rights the file
+    /// took away; the en-passant square survives only where it can still be used.
+    pub fn twin_instances(&self) -> Result<Vec<TwinInstance>, ProblemError> {
+        let original = self.base_instance();
+        if self.twins.is_empty() {
+            return Ok(vec![original]);
+        }
+        let zero = self.twins[0].label == "a";
+        let mut out = Vec::with_capacity(self.twins.len() + 1);
+        if !zero {
+            out.push(TwinInstance {
+                label: "a".into(),
+                ..original.clone()
+            });
+        }
+        let forbidden = self.position.home_castling_rights() & !self.position.castling;
+        let mut prev = original;
+        for twin in &self.twins {
+            let base = if twin.continued {
+                prev.clone()
+            } else {
+                self.base_instance()
+            };
+            let mut st = TwinState {
+                board: std::array::from_fn(|s| base.position.board.get(s as u8)),
+                ep: base.position.ep,
+                pockets: base.position.pockets,
+                stipulation: base.stipulation,
+                condition: base.condition,
+            };
+            let err = |m: String| ProblemError {
+                file: self.file.clone(),
+                line: Some(if twin.line > 0 { twin.line } else { self.line }).filter(|&l| l > 0),
+                column: None,
+                message: format!("twin {}: {m}", twin.label),
+            };
+            for c in &twin.commands {
+                st.apply(c)
+                    .map_err(|m| err(format!("{}: {m}", command_text(c))))?;
+            }
+            let mut pos = Position::empty();
+            for (s, p) in st.board.iter().enumerate() {
+                if let Some(p) = p {
+                    pos.board.put(s as u8, *p);
+                }
+            }
+            pos.pockets = st.pockets;
+            check_position(&pos, st.condition).map_err(|e| err(e.message))?;
+            pos.castling = pos.home_castling_rights() & !forbidden;
+            pos.ep = st.ep;
+            finish_position(&mut pos);
+            let inst = TwinInstance {
+                label: twin.label.clone(),
+                position: pos,
+                stipulation: st.stipulation,
+                condition: st.condition,
+            };
+            out.push(inst.clone());
+            prev = inst;
+        }
+        Ok(out)
+    }
+
+    fn base_instance(&self) -> TwinInstance {
+        TwinInstance {
+            label: String::new(),
+            position: self.position,
+            stipulation: self.stipulation,
+            condition: self.condition,
+        }
+    }
 }

@@ -146,6 +146,9 @@ impl Rules {
 
     /// Number of legal moves (distinct successor positions).
     pub fn count_legal(&self, pos: &Position) -> u64 {
+        if self.condition == Condition::Orthodox {
+            return orthodox::count_legal(pos, self);
+        }
         let mut n = 0;
         let _ = self.for_each_legal(pos, |_, _| {
             n += 1;

@@ -144,13 +144,17 @@ pub fn each_check_candidate(
     castling_moves(pos, emit)
 }
 
-/// Does the side to move have a legal move? Decided without playing the moves where the
-/// king, the checkers and the pins tell (the mate solver's hottest question).
-pub fn has_legal_move(pos: &Position, rules: &Rules) -> bool {
+/// Calls `f` with each legal move, deciding legality without playing the move wherever the
+/// king, the checkers and the pins tell (en passant and castling are played and tested).
+pub fn each_legal_unplayed(
+    pos: &Position,
+    rules: &Rules,
+    f: &mut impl FnMut(Move) -> ControlFlow<()>,
+) -> ControlFlow<()> {
     let us = pos.side;
     let ksq = pos.king(us);
     if ksq == NO_SQUARE {
-        return each_pseudo_legal(pos, rules, &mut |_| ControlFlow::Break(())).is_break();
+        return each_pseudo_legal(pos, rules, f);
     }
     let them = us.flip();
     let board = &pos.board;
@@ -165,14 +169,33 @@ pub fn has_legal_move(pos: &Position, rules: &Rules) -> bool {
     each_pseudo_legal(pos, rules, &mut |m| {
         let legal = if m.from == ksq && m.kind != MoveKind::Castle {
             !board.attacked_with(m.to, them, occ ^ bb(ksq))
-        } else if m.kind == MoveKind::EnPassant || m.kind == MoveKind::Castle || pinned & bb(m.from) != 0 {
+        } else if m.kind == MoveKind::EnPassant || m.kind == MoveKind::Castle {
             is_legal_child(&pos.make(m))
+        } else if targets & bb(m.to) == 0 {
+            false
+        } else if pinned & bb(m.from) != 0 {
+            // A pinned piece stays on the line through the king.
+            line_between(ksq, m.to) & bb(m.from) != 0 || line_between(ksq, m.from) & bb(m.to) != 0
         } else {
-            targets & bb(m.to) != 0
+            true
         };
-        if legal { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+        if legal { f(m) } else { ControlFlow::Continue(()) }
     })
-    .is_break()
+}
+
+/// Does the side to move have a legal move? (The mate solver's hottest question.)
+pub fn has_legal_move(pos: &Position, rules: &Rules) -> bool {
+    each_legal_unplayed(pos, rules, &mut |_| ControlFlow::Break(())).is_break()
+}
+
+/// Number of legal moves (perft's last ply).
+pub fn count_legal(pos: &Position, rules: &Rules) -> u64 {
+    let mut n = 0;
+    let _ = each_legal_unplayed(pos, rules, &mut |_| {
+        n += 1;
+        ControlFlow::Continue(())
+    });
+    n
 }
 
 fn push_pawn(

@@ -1,0 +1,86 @@
+//! Solving speed on the Popeye timing set (tests/data/popeye/bench, see BENCH.md there):
+//! each problem solved with 1 thread and with 2 threads; when the environment variable
+//! POPEYE names a Popeye binary, Popeye solves the same input in the same run and the
+//! ratio is printed. Every result is also checked against Popeye's stored output.
+//!
+//! `cargo bench --bench solve` (all 18), `BENCH_ONLY=01,02 cargo bench --bench solve`,
+//! `POPEYE=/path/to/py cargo bench --bench solve`.
+
+use chainmate::output::notation::Style;
+use chainmate::output::text::twin_text;
+use chainmate::problem::load_file;
+use chainmate::rules::Rules;
+use chainmate::search::solve::{Settings, solve_twin};
+use chainmate::solution_text::{diff, parse};
+use std::path::Path;
+use std::process::Command;
+use std::time::Instant;
+
+const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/popeye/bench");
+
+fn solve(file: &str, threads: usize) -> (f64, String, u64) {
+    let problems = load_file(Path::new(file)).expect("bench problem loads");
+    let started = Instant::now();
+    let mut text = String::new();
+    let mut nodes = 0;
+    for p in &problems {
+        for t in p.twin_instances().expect("twins") {
+            let rules = Rules::new(t.condition);
+            let settings = Settings { options: p.options.clone(), threads, hash_mb: 64, ..Settings::default() };
+            let r = solve_twin(&t, &rules, &settings);
+            nodes += r.nodes;
+            text.push_str(&twin_text(&r, Style::Long));
+        }
+    }
+    (started.elapsed().as_secs_f64(), text, nodes)
+}
+
+fn main() {
+    let only: Option<Vec<String>> =
+        std::env::var("BENCH_ONLY").ok().map(|s| s.split(',').map(|x| x.trim().to_string()).collect());
+    let popeye = std::env::var("POPEYE").ok();
+    println!(
+        "{:<10} {:>8} {:>12} {:>9} {:>9} {:>9} {:>9} {:>8}",
+        "problem", "stip", "nodes", "1T s", "2T s", "1T/2T", "popeye s", "py/1T"
+    );
+    let mut ratios = vec![];
+    for i in 1..=18 {
+        let id = format!("{i:02}");
+        if let Some(o) = &only {
+            if !o.contains(&id) {
+                continue;
+            }
+        }
+        let file = format!("{DIR}/bench_{id}.inp");
+        let expected = std::fs::read_to_string(format!("{DIR}/bench_{id}.out")).unwrap_or_default();
+        let stip = std::fs::read_to_string(&file)
+            .unwrap_or_default()
+            .lines()
+            .find_map(|l| l.trim().strip_prefix("Stipulation").map(|s| s.trim().to_string()))
+            .unwrap_or_default();
+        let (t1, text, nodes) = solve(&file, 1);
+        let d = diff(&parse(&expected), &parse(&text));
+        let (t2, _, _) = solve(&file, 2);
+        let py = popeye.as_ref().map(|bin| {
+            let t = Instant::now();
+            let _ = Command::new(bin).args(["-maxmem", "512M", "-regression", &file]).output();
+            t.elapsed().as_secs_f64()
+        });
+        let (py_s, ratio) = match py {
+            Some(p) => {
+                ratios.push(p / t1);
+                (format!("{p:.3}"), format!("{:.2}", p / t1))
+            }
+            None => ("-".into(), "-".into()),
+        };
+        println!(
+            "bench_{id:<4} {stip:>8} {nodes:>12} {t1:>9.3} {t2:>9.3} {:>9.2} {py_s:>9} {ratio:>8}{}",
+            t1 / t2,
+            if d.is_empty() { "" } else { "  OUTPUT DIFFERS FROM POPEYE" }
+        );
+    }
+    if !ratios.is_empty() {
+        ratios.sort_by(|a, b| a.partial_cmp(b).unwrap());
+        println!("median popeye/chainmate(1 thread): {:.2}", ratios[ratios.len() / 2]);
+    }
+}

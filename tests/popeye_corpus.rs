@@ -1,0 +1,92 @@
+//! Agreement with Popeye 4.104 on the orthodox corpus in tests/data/popeye: each problem
+//! is solved and its keys, tries with refutations, threats and variations (help and
+//! series: every solution line) are compared with Popeye's own output as sets of paths.
+//!
+//! `corpus_light` runs every problem Popeye solves in at most 0.5 s of CPU (and that does
+//! not need Popeye's intelligent mode); `corpus_heavy` (ignored, run with
+//! `cargo test --release --test popeye_corpus -- --ignored`) runs the rest.
+
+use chainmate::output::notation::Style;
+use chainmate::output::text::twin_text;
+use chainmate::problem::load_file;
+use chainmate::rules::Rules;
+use chainmate::search::solve::{Settings, solve_twin};
+use chainmate::solution_text::{diff, parse};
+use std::path::Path;
+
+const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/popeye");
+
+struct Entry {
+    name: String,
+    popeye_cpu: f64,
+    intelligent_kept: bool,
+}
+
+fn index() -> Vec<Entry> {
+    let text = std::fs::read_to_string(format!("{DATA}/INDEX.tsv")).expect("INDEX.tsv");
+    text.lines()
+        .skip(1)
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            Entry {
+                name: f[0].to_string(),
+                popeye_cpu: f[5].parse().unwrap_or(0.0),
+                intelligent_kept: f[4].starts_with("Intelligent kept"),
+            }
+        })
+        .collect()
+}
+
+/// Solves one corpus problem and returns the differences with Popeye's output.
+fn compare(name: &str) -> Vec<String> {
+    let inp = format!("{DATA}/{name}.inp");
+    let expected = std::fs::read_to_string(format!("{DATA}/{name}.out")).expect("expected output");
+    let problems = load_file(Path::new(&inp)).unwrap_or_else(|e| panic!("{e}"));
+    let mut got = String::new();
+    for p in &problems {
+        for t in p.twin_instances().unwrap_or_else(|e| panic!("{e}")) {
+            let kinds: Vec<_> = (0..64u8).filter_map(|s| t.position.board.kind_at(s)).collect();
+            let rules = Rules::new(t.condition).with_fairy_promotions(kinds);
+            let settings = Settings { options: p.options.clone(), threads: 1, hash_mb: 32, ..Settings::default() };
+            let r = solve_twin(&t, &rules, &settings);
+            assert!(r.complete, "{name}: search incomplete");
+            got.push_str(&twin_text(&r, Style::Long));
+        }
+    }
+    diff(&parse(&expected), &parse(&got))
+}
+
+fn run(select: impl Fn(&Entry) -> bool) {
+    let entries: Vec<Entry> = index().into_iter().filter(|e| select(e)).collect();
+    assert!(!entries.is_empty());
+    let mut failures = vec![];
+    for e in &entries {
+        let d = compare(&e.name);
+        if !d.is_empty() {
+            failures.push(format!("{}:\n  {}", e.name, d.iter().take(12).cloned().collect::<Vec<_>>().join("\n  ")));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} problems differ from Popeye:\n{}",
+        failures.len(),
+        entries.len(),
+        failures.join("\n")
+    );
+}
+
+fn light(e: &Entry) -> bool {
+    e.popeye_cpu <= 0.5 && !e.intelligent_kept
+}
+
+#[test]
+fn corpus_light() {
+    run(light);
+}
+
+#[test]
+#[ignore]
+fn corpus_heavy() {
+    run(|e| !light(e));
+}
