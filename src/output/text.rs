@@ -20,6 +20,7 @@ fn write_node(out: &mut String, node: &TreeNode, style: Style) {
     match node.mark.as_str() {
         "key" => out.push_str(" !"),
         "try" => out.push_str(" ?"),
+        "?!?" => out.push_str(" ?!?"),
         _ => {}
     }
     if !node.threats.is_empty() {

@@ -38,6 +38,12 @@ const SALT_ATT: [u64; 3] = [0x51A7_0001_0000_0001, 0x51A7_0002_0000_0002, 0x51A7
 const SALT_HELP: u64 = 0x4E1F_0000_0000_0004;
 const SALT_SERIES: [u64; 3] = [0x5E71_0005_0000_0005, 0x5E71_0006_0000_0006, 0x5E71_0007_0000_0007];
 
+/// Depths 32 and more use other table keys (a mask holds 32 depths).
+#[inline]
+fn depth_salt(k: u32) -> u64 {
+    u64::from(k / 32).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
 /// Shared, read-mostly solving context.
 pub struct Engine<'a> {
     pub rules: &'a Rules,
@@ -45,6 +51,9 @@ pub struct Engine<'a> {
     pub tt: &'a Tt,
     pub stop: &'a AtomicBool,
     pub nodes: AtomicU64,
+    /// Popeye's `Threat n`: an attacker move that leaves at least n moves and does not
+    /// check must threaten to succeed within n moves, or it fails.
+    pub threat_limit: Option<u32>,
 }
 
 /// Per-task scratch: node counter and remembered refutations (killers) per depth.
@@ -67,7 +76,7 @@ impl Ctx {
 
 impl<'a> Engine<'a> {
     pub fn new(rules: &'a Rules, goal: Goal, tt: &'a Tt, stop: &'a AtomicBool) -> Engine<'a> {
-        Engine { rules, goal, tt, stop, nodes: AtomicU64::new(0) }
+        Engine { rules, goal, tt, stop, nodes: AtomicU64::new(0), threat_limit: None }
     }
 
     #[inline]
@@ -179,6 +188,11 @@ impl<'a> Engine<'a> {
     /// one just made. True when the attacker's plan succeeds against every defence.
     pub fn def(&self, ctx: &mut Ctx, b: Battle, pos: &Position, n: u32) -> bool {
         ctx.nodes += 1;
+        if let Some(t) = self.threat_limit {
+            if t >= 1 && n - 1 >= t && !self.rules.in_check(pos) && !self.att(ctx, b, &pos.null_move(), t) {
+                return false;
+            }
+        }
         match b {
             Battle::Direct => {
                 if !self.rules.has_legal_move(pos) {
@@ -255,8 +269,8 @@ impl<'a> Engine<'a> {
         if plies == 1 {
             return self.goal_in_one(ctx, pos).is_some();
         }
-        let key = pos.hash ^ SALT_HELP;
-        let bit = if plies < 32 { 1u32 << plies } else { 0 };
+        let key = pos.hash ^ SALT_HELP ^ depth_salt(plies);
+        let bit = 1u32 << (plies % 32);
         let f = self.tt.get(key);
         if f.win & bit != 0 {
             return true;
@@ -270,7 +284,7 @@ impl<'a> Engine<'a> {
                 if self.help(ctx, child, plies - 1) { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
             })
             .is_break();
-        if !self.stopped() && bit != 0 {
+        if !self.stopped() {
             self.tt.add(key, if found { Facts { win: bit, fail: 0 } } else { Facts { win: 0, fail: bit } });
         }
         found
@@ -288,8 +302,8 @@ impl<'a> Engine<'a> {
         if k == 0 {
             return self.series_end(ctx, end, pos);
         }
-        let key = pos.hash ^ SALT_SERIES[end as usize];
-        let bit = if k < 32 { 1u32 << k } else { 0 };
+        let key = pos.hash ^ SALT_SERIES[end as usize] ^ depth_salt(k);
+        let bit = 1u32 << (k % 32);
         let f = self.tt.get(key);
         if f.win & bit != 0 {
             return true;
@@ -303,7 +317,7 @@ impl<'a> Engine<'a> {
                 if self.series_step(ctx, end, child, k) { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
             })
             .is_break();
-        if !self.stopped() && bit != 0 {
+        if !self.stopped() {
             self.tt.add(key, if found { Facts { win: bit, fail: 0 } } else { Facts { win: 0, fail: bit } });
         }
         found
@@ -318,6 +332,15 @@ impl<'a> Engine<'a> {
             };
         }
         if self.rules.in_check(child) {
+            return false;
+        }
+        // A line ends where the goal is reached (direct) or the other side is forced (self).
+        let finished = match end {
+            SeriesEnd::Direct => self.goal_reached(child),
+            SeriesEnd::Self_ => self.series_end(ctx, end, child),
+            SeriesEnd::Help => false,
+        };
+        if finished {
             return false;
         }
         let passed = child.null_move();

@@ -69,7 +69,8 @@ pub fn solve_twin(inst: &TwinInstance, rules: &Rules, settings: &Settings) -> Tw
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("thread pool");
     let tt = Tt::new(settings.hash_mb);
     let stip = inst.stipulation;
-    let engine = Engine::new(rules, stip.goal, &tt, &settings.stop);
+    let mut engine = Engine::new(rules, stip.goal, &tt, &settings.stop);
+    engine.threat_limit = settings.options.threat;
     let pos = start_position(inst);
     let mut result = TwinResult {
         twin: inst.label.clone(),
@@ -126,10 +127,23 @@ fn report(settings: &Settings, done: &AtomicU64, total: usize) {
 
 fn solve_help(engine: &Engine, pos: &Position, stip: Stipulation, settings: &Settings, out: &mut TwinResult) {
     let plies = stip.help_plies();
-    out.lines = help_lines(engine, pos, plies, settings);
+    // Shorter solutions (same side to start) are printed first, as Popeye does.
+    let mut p = plies % 2;
+    if p == 0 {
+        p = 2;
+    }
+    while p <= plies {
+        out.lines.extend(help_lines(engine, pos, p, settings));
+        p += 2;
+    }
     if settings.options.set_play && plies >= 2 {
         // Set play: the side to move passes, the other side starts a play one ply shorter.
-        out.set_lines = help_lines(engine, &pos.null_move(), plies - 1, settings);
+        let passed = pos.null_move();
+        let mut p = if (plies - 1) % 2 == 0 { 2 } else { 1 };
+        while p < plies {
+            out.set_lines.extend(help_lines(engine, &passed, p, settings));
+            p += 2;
+        }
     }
     limit(&mut out.lines, settings.options.max_solutions);
 }
@@ -198,7 +212,9 @@ fn series_end(play: Play) -> SeriesEnd {
 
 fn solve_series(engine: &Engine, pos: &Position, stip: Stipulation, settings: &Settings, out: &mut TwinResult) {
     let end = series_end(stip.play);
-    out.lines = series_lines(engine, end, pos, stip.moves, settings);
+    for k in 1..=stip.moves {
+        out.lines.extend(series_lines(engine, end, pos, k, settings));
+    }
     if settings.options.set_play {
         // Set play: the series side passes once more than it may (the other side starts).
         let passed = pos.null_move();
@@ -255,6 +271,9 @@ fn series_after(
     }
     let passed = child.null_move();
     for (m, c) in engine.rules.legal_moves(&passed) {
+        if engine.stopped() {
+            return;
+        }
         if engine.series_step(ctx, end, &c, k - 1) {
             prefix.push(MoveInfo::new(engine.rules, &passed, m, &c));
             series_after(engine, ctx, end, &c, k - 1, prefix, out);
@@ -292,6 +311,17 @@ fn solve_battle(
     let n = stip.moves.min(MAX_BATTLE_MOVES);
     let opts = &settings.options;
     let roots = engine.rules.legal_moves(pos);
+    if battle == Battle::Reflex && engine.goal_in_one(&mut Ctx::new(), pos).is_some() {
+        // White must reach the goal at once: every such move is printed as a failed try.
+        for (m, child) in &roots {
+            if engine.goal_reached(child) {
+                let mut node = tree::leaf(engine, pos, *m, child, 0);
+                node.mark = "?!?".into();
+                out.tree.push(node);
+            }
+        }
+        return;
+    }
     let done = AtomicU64::new(0);
     // Per root move: refutations (empty = key), capped at defence+1 when tries are wanted.
     let cap = if opts.tries { opts.defence as usize + 1 } else { 1 };
@@ -314,7 +344,9 @@ fn solve_battle(
         let info = MoveInfo::new(engine.rules, pos, *m, child);
         if refs.is_empty() {
             out.keys.push(info.clone());
-            let node = tree::key_node(engine, &mut ctx, battle, pos, *m, child, n, opts, "key");
+            // Each key is shown at its own (shortest) length.
+            let len = (1..=n).find(|&k| engine.def(&mut ctx, battle, child, k)).unwrap_or(n);
+            let node = tree::key_node(engine, &mut ctx, battle, pos, *m, child, len, opts, "key");
             out.tree.push(node);
         } else if opts.tries && refs.len() <= opts.defence as usize && !tree::is_trivial_try(engine, battle, child) {
             let refutations: Vec<MoveInfo> = refs

@@ -50,6 +50,24 @@ pub fn is_trivial_try(engine: &Engine, _b: Battle, child: &Position) -> bool {
     !engine.rules.has_legal_move(child)
 }
 
+/// A node without continuations.
+pub fn leaf(engine: &Engine, pos: &Position, m: Move, child: &Position, ply: u32) -> TreeNode {
+    TreeNode {
+        ply,
+        mv: MoveInfo::new(engine.rules, pos, m, child),
+        mark: String::new(),
+        threats: vec![],
+        zugzwang: false,
+        children: vec![],
+        refutations: vec![],
+    }
+}
+
+/// Same move for threat comparison: squares and promotion (capture or not does not matter).
+fn same_move(a: Move, b: Move) -> bool {
+    a.from == b.from && a.to == b.to && a.promo == b.promo
+}
+
 /// Shortest k in 1..=n with which the attacker (to move in `pos`) succeeds.
 fn shortest_win(engine: &Engine, ctx: &mut Ctx, b: Battle, pos: &Position, n: u32) -> Option<u32> {
     (1..=n).find(|&k| engine.att(ctx, b, pos, k))
@@ -124,7 +142,14 @@ fn attacker_node(
         node.zugzwang = false;
         return node;
     }
+    let reflex_forced = b == Battle::Reflex && engine.goal_in_one(ctx, child).is_some();
     for (d, grand) in engine.rules.legal_moves(child) {
+        if reflex_forced {
+            if engine.goal_reached(&grand) {
+                node.children.push(leaf(engine, child, d, &grand, ply + 1));
+            }
+            continue;
+        }
         let dinfo = MoveInfo::new(engine.rules, child, d, &grand);
         let mut dnode = TreeNode {
             ply: ply + 1,
@@ -136,11 +161,15 @@ fn attacker_node(
             refutations: vec![],
         };
         if b != Battle::Direct && engine.goal_reached(&grand) {
-            node.children.push(dnode);
+            // The defender reaches the goal: shown after the attacker's last move; earlier it
+            // is a trivial defence (Popeye's default hides it).
+            if n == 1 {
+                node.children.push(dnode);
+            }
             continue;
         }
-        if b == Battle::Reflex && engine.goal_in_one(ctx, &grand).is_some() {
-            // The attacker must reach the goal at once: the defence fails.
+        if b == Battle::Reflex && (n == 1 || engine.goal_in_one(ctx, &grand).is_some()) {
+            // Reflex: where the defender can reach the goal it must; only those moves count.
             continue;
         }
         if n < 2 {
@@ -150,10 +179,16 @@ fn attacker_node(
             continue; // a refutation (tries): printed under "but"
         };
         if !threat_moves.is_empty() {
-            // Defences that stop no threat move are not shown.
-            let threat_still_works = threat_moves.iter().all(|&tm| {
-                legal_child(engine, &grand, tm).is_some_and(|tc| attacker_move_wins(engine, ctx, b, &tc, threat_len))
-            });
+            // Defences answered faster than the threat, or that stop no threat move, are not
+            // shown.
+            if s < threat_len {
+                continue;
+            }
+            let threat_still_works = s == threat_len
+                && threat_moves.iter().all(|&tm| {
+                    legal_child_like(engine, &grand, tm)
+                        .is_some_and(|tc| attacker_move_wins(engine, ctx, b, &tc, threat_len))
+                });
             if threat_still_works {
                 continue;
             }
@@ -177,10 +212,11 @@ fn attacker_move_wins(engine: &Engine, ctx: &mut Ctx, b: Battle, child: &Positio
     engine.def(ctx, b, child, k)
 }
 
-fn legal_child(engine: &Engine, pos: &Position, m: Move) -> Option<Position> {
+/// The legal move with the same squares and promotion as `m`, played.
+fn legal_child_like(engine: &Engine, pos: &Position, m: Move) -> Option<Position> {
     let mut out = None;
     let _ = engine.rules.for_each_legal(pos, |x, c| {
-        if x == m {
+        if same_move(x, m) {
             out = Some(*c);
             ControlFlow::Break(())
         } else {
@@ -195,7 +231,14 @@ fn legal_child(engine: &Engine, pos: &Position, m: Move) -> Option<Position> {
 pub fn set_play(engine: &Engine, ctx: &mut Ctx, b: Battle, pos: &Position, n: u32, opts: &Options) -> Vec<TreeNode> {
     let passed = pos.null_move();
     let mut out = vec![];
+    let reflex_forced = b == Battle::Reflex && engine.goal_in_one(ctx, &passed).is_some();
     for (d, grand) in engine.rules.legal_moves(&passed) {
+        if reflex_forced {
+            if engine.goal_reached(&grand) {
+                out.push(leaf(engine, &passed, d, &grand, 1));
+            }
+            continue;
+        }
         let mut dnode = TreeNode {
             ply: 1,
             mv: MoveInfo::new(engine.rules, &passed, d, &grand),
@@ -206,7 +249,14 @@ pub fn set_play(engine: &Engine, ctx: &mut Ctx, b: Battle, pos: &Position, n: u3
             refutations: vec![],
         };
         if b != Battle::Direct && engine.goal_reached(&grand) {
-            out.push(dnode);
+            // Short set play (the defender reaches the goal at once) is shown when threats
+            // are off or the stipulation has one move.
+            if n == 1 || opts.no_threat {
+                out.push(dnode);
+            }
+            continue;
+        }
+        if b == Battle::Reflex && engine.goal_in_one(ctx, &grand).is_some() {
             continue;
         }
         if n < 2 {
