@@ -26,7 +26,12 @@ fn solve(file: &str, threads: usize) -> (f64, String, u64) {
     for p in &problems {
         for t in p.twin_instances().expect("twins") {
             let rules = Rules::new(t.condition);
-            let settings = Settings { options: p.options.clone(), threads, hash_mb: 64, ..Settings::default() };
+            let settings = Settings {
+                options: p.options.clone(),
+                threads,
+                hash_mb: 64,
+                ..Settings::default()
+            };
             let r = solve_twin(&t, &rules, &settings);
             nodes += r.nodes;
             text.push_str(&twin_text(&r, Style::Long));
@@ -36,8 +41,9 @@ fn solve(file: &str, threads: usize) -> (f64, String, u64) {
 }
 
 fn main() {
-    let only: Option<Vec<String>> =
-        std::env::var("BENCH_ONLY").ok().map(|s| s.split(',').map(|x| x.trim().to_string()).collect());
+    let only: Option<Vec<String>> = std::env::var("BENCH_ONLY")
+        .ok()
+        .map(|s| s.split(',').map(|x| x.trim().to_string()).collect());
     let popeye = std::env::var("POPEYE").ok();
     println!(
         "{:<10} {:>8} {:>12} {:>9} {:>9} {:>9} {:>9} {:>8}",
@@ -46,24 +52,28 @@ fn main() {
     let mut ratios = vec![];
     for i in 1..=18 {
         let id = format!("{i:02}");
-        if let Some(o) = &only {
-            if !o.contains(&id) {
-                continue;
-            }
+        if only.as_ref().is_some_and(|o| !o.contains(&id)) {
+            continue;
         }
         let file = format!("{DIR}/bench_{id}.inp");
         let expected = std::fs::read_to_string(format!("{DIR}/bench_{id}.out")).unwrap_or_default();
         let stip = std::fs::read_to_string(&file)
             .unwrap_or_default()
             .lines()
-            .find_map(|l| l.trim().strip_prefix("Stipulation").map(|s| s.trim().to_string()))
+            .find_map(|l| {
+                l.trim()
+                    .strip_prefix("Stipulation")
+                    .map(|s| s.trim().to_string())
+            })
             .unwrap_or_default();
         let (t1, text, nodes) = solve(&file, 1);
         let d = diff(&parse(&expected), &parse(&text));
         let (t2, _, _) = solve(&file, 2);
         let py = popeye.as_ref().map(|bin| {
             let t = Instant::now();
-            let _ = Command::new(bin).args(["-maxmem", "512M", "-regression", &file]).output();
+            let _ = Command::new(bin)
+                .args(["-maxmem", "512M", "-regression", &file])
+                .output();
             t.elapsed().as_secs_f64()
         });
         let (py_s, ratio) = match py {
@@ -76,11 +86,18 @@ fn main() {
         println!(
             "bench_{id:<4} {stip:>8} {nodes:>12} {t1:>9.3} {t2:>9.3} {:>9.2} {py_s:>9} {ratio:>8}{}",
             t1 / t2,
-            if d.is_empty() { "" } else { "  OUTPUT DIFFERS FROM POPEYE" }
+            if d.is_empty() {
+                ""
+            } else {
+                "  OUTPUT DIFFERS FROM POPEYE"
+            }
         );
     }
     if !ratios.is_empty() {
         ratios.sort_by(|a, b| a.partial_cmp(b).unwrap());
-        println!("median popeye/chainmate(1 thread): {:.2}", ratios[ratios.len() / 2]);
+        println!(
+            "median popeye/chainmate(1 thread): {:.2}",
+            ratios[ratios.len() / 2]
+        );
     }
 }

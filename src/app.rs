@@ -40,9 +40,14 @@ pub fn collect_files(paths: &[PathBuf]) -> Vec<PathBuf> {
                 Err(_) => vec![p.clone()],
             };
             entries.sort();
-            let (dirs, files): (Vec<PathBuf>, Vec<PathBuf>) = entries.into_iter().partition(|e| e.is_dir());
+            let (dirs, files): (Vec<PathBuf>, Vec<PathBuf>) =
+                entries.into_iter().partition(|e| e.is_dir());
             for f in files {
-                let ext = f.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
+                let ext = f
+                    .extension()
+                    .and_then(|e| e.to_str())
+                    .unwrap_or("")
+                    .to_ascii_lowercase();
                 if matches!(ext.as_str(), "yaml" | "yml" | "olv" | "inp" | "pop" | "fen") {
                     out.push(f);
                 }
@@ -74,7 +79,12 @@ fn show_cmd(a: &ShowArgs) -> i32 {
     }
     let (problems, errors) = load_all(&a.files);
     for p in &problems {
-        println!("{}:{} {}", p.file, p.line, p.title.clone().unwrap_or_default());
+        println!(
+            "{}:{} {}",
+            p.file,
+            p.line,
+            p.title.clone().unwrap_or_default()
+        );
         match p.twin_instances() {
             Ok(twins) => {
                 for t in twins {
@@ -92,7 +102,11 @@ fn show_cmd(a: &ShowArgs) -> i32 {
     for e in &errors {
         eprintln!("error: {e}");
     }
-    if errors.is_empty() { EXIT_OK } else { EXIT_INPUT }
+    if errors.is_empty() {
+        EXIT_OK
+    } else {
+        EXIT_INPUT
+    }
 }
 
 #[derive(Serialize)]
@@ -109,7 +123,11 @@ struct Report {
 
 fn problem_name(p: &Problem) -> String {
     let mut name = p.title.clone().unwrap_or_else(|| {
-        Path::new(&p.file).file_stem().and_then(|s| s.to_str()).unwrap_or("problem").to_string()
+        Path::new(&p.file)
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or("problem")
+            .to_string()
     });
     if p.index > 0 || p.title.is_none() {
         name = format!("{name} #{}", p.index + 1);
@@ -195,8 +213,10 @@ fn solve_cmd(a: &SolveArgs) -> i32 {
             let rules = rules_for(t.condition, &t.position);
             let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::hidden());
             bar.set_style(
-                ProgressStyle::with_template("{spinner} {msg} [{bar:30}] {pos}/{len} first moves ({elapsed})")
-                    .unwrap_or_else(|_| ProgressStyle::default_bar()),
+                ProgressStyle::with_template(
+                    "{spinner} {msg} [{bar:30}] {pos}/{len} first moves ({elapsed})",
+                )
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
             );
             bar.set_message(format!("{} {}", problem_name(p), t.label));
             let started = Instant::now();
@@ -243,24 +263,38 @@ fn solve_cmd(a: &SolveArgs) -> i32 {
         if a.format == Format::Text {
             println!("solution finished.\n\n");
         }
-        report.problems.push(ProblemReport { name: problem_name(p), file: p.file.clone(), twins: results });
+        report.problems.push(ProblemReport {
+            name: problem_name(p),
+            file: p.file.clone(),
+            twins: results,
+        });
         if stop.load(Ordering::Relaxed) {
             break;
         }
     }
     match a.format {
-        Format::Json => println!("{}", serde_json::to_string_pretty(&report).unwrap_or_default()),
+        Format::Json => println!(
+            "{}",
+            serde_json::to_string_pretty(&report).unwrap_or_default()
+        ),
         Format::Yaml => print!("{}", crate::problem::yaml::to_yaml_string(&report)),
         Format::Text => {}
     }
     for e in &input_errors {
         eprintln!("error: {e}");
     }
-    if input_errors.is_empty() { EXIT_OK } else { EXIT_INPUT }
+    if input_errors.is_empty() {
+        EXIT_OK
+    } else {
+        EXIT_INPUT
+    }
 }
 
 fn perft_cmd(a: &PerftArgs) -> i32 {
-    let fen = a.fen.clone().unwrap_or_else(|| Position::initial().to_fen());
+    let fen = a
+        .fen
+        .clone()
+        .unwrap_or_else(|| Position::initial().to_fen());
     let pos = match Position::from_fen(&fen) {
         Ok(p) => p,
         Err(e) => {

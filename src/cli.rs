@@ -4,7 +4,11 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
 #[derive(Parser, Debug)]
-#[command(name = "chainmate", version, about = "Chess problem solver and checker for fairy conditions")]
+#[command(
+    name = "chainmate",
+    version,
+    about = "Chess problem solver and checker for fairy conditions"
+)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,

@@ -24,7 +24,12 @@ pub struct Move {
 
 impl Move {
     pub const fn new(from: Square, to: Square) -> Move {
-        Move { from, to, promo: None, kind: MoveKind::Normal }
+        Move {
+            from,
+            to,
+            promo: None,
+            kind: MoveKind::Normal,
+        }
     }
 }
 
@@ -39,7 +44,10 @@ impl MoveList {
 
     #[inline(always)]
     pub fn new() -> MoveList {
-        MoveList { moves: [std::mem::MaybeUninit::uninit(); MoveList::CAP], len: 0 }
+        MoveList {
+            moves: [std::mem::MaybeUninit::uninit(); MoveList::CAP],
+            len: 0,
+        }
     }
     #[inline]
     pub fn push(&mut self, m: Move) {

@@ -105,10 +105,16 @@ const fn castle_masks() -> [u8; 64] {
 }
 pub static CASTLE_MASK: [u8; 64] = castle_masks();
 
-/// (king from, king to, rook from, rook to, right bit) for each colour and wing.
-pub const CASTLINGS: [[(Square, Square, Square, Square, u8); 2]; 2] = [
+/// (king from, king to, rook from, rook to, right bit).
+pub type Castling = (Square, Square, Square, Square, u8);
+
+/// The castlings of each colour (king side, queen side).
+pub const CASTLINGS: [[Castling; 2]; 2] = [
     [(4, 6, 7, 5, WHITE_KINGSIDE), (4, 2, 0, 3, WHITE_QUEENSIDE)],
-    [(60, 62, 63, 61, BLACK_KINGSIDE), (60, 58, 56, 59, BLACK_QUEENSIDE)],
+    [
+        (60, 62, 63, 61, BLACK_KINGSIDE),
+        (60, 58, 56, 59, BLACK_QUEENSIDE),
+    ],
 ];
 
 impl Position {
@@ -255,7 +261,8 @@ impl Position {
         }
         let new_castling = p.castling & CASTLE_MASK[m.from as usize] & CASTLE_MASK[m.to as usize];
         if new_castling != p.castling {
-            p.hash ^= ZOBRIST.castling[p.castling as usize] ^ ZOBRIST.castling[new_castling as usize];
+            p.hash ^=
+                ZOBRIST.castling[p.castling as usize] ^ ZOBRIST.castling[new_castling as usize];
             p.castling = new_castling;
         }
         p.side = us.flip();
@@ -339,7 +346,11 @@ impl Position {
                 file += 1;
             }
             if file != 8 {
-                return Err(format!("FEN rank {} has {} squares, expected 8", rank + 1, file));
+                return Err(format!(
+                    "FEN rank {} has {} squares, expected 8",
+                    rank + 1,
+                    file
+                ));
             }
         }
         if let Some(pk) = pocket_part {
@@ -406,16 +417,29 @@ impl Position {
             }
             out.push(']');
         }
-        out.push_str(if self.side == Color::White { " w " } else { " b " });
+        out.push_str(if self.side == Color::White {
+            " w "
+        } else {
+            " b "
+        });
         let mut cs = String::new();
-        for (bit, ch) in [(WHITE_KINGSIDE, 'K'), (WHITE_QUEENSIDE, 'Q'), (BLACK_KINGSIDE, 'k'), (BLACK_QUEENSIDE, 'q')] {
+        for (bit, ch) in [
+            (WHITE_KINGSIDE, 'K'),
+            (WHITE_QUEENSIDE, 'Q'),
+            (BLACK_KINGSIDE, 'k'),
+            (BLACK_QUEENSIDE, 'q'),
+        ] {
             if self.castling & bit != 0 {
                 cs.push(ch);
             }
         }
         out.push_str(if cs.is_empty() { "-" } else { &cs });
         out.push(' ');
-        out.push_str(&if self.ep == NO_SQUARE { "-".to_string() } else { square_name(self.ep) });
+        out.push_str(&if self.ep == NO_SQUARE {
+            "-".to_string()
+        } else {
+            square_name(self.ep)
+        });
         out.push_str(" 0 1");
         out
     }
@@ -432,7 +456,11 @@ impl Position {
 }
 
 fn fen_letter(ch: char) -> Result<Piece, String> {
-    let color = if ch.is_ascii_uppercase() { Color::White } else { Color::Black };
+    let color = if ch.is_ascii_uppercase() {
+        Color::White
+    } else {
+        Color::Black
+    };
     let kind = match ch.to_ascii_lowercase() {
         'p' => Kind::Pawn,
         'n' => Kind::Knight,
@@ -451,7 +479,9 @@ fn fen_fairy(code: &str) -> Result<Piece, String> {
     } else if code.chars().all(|c| c.is_ascii_lowercase()) {
         Color::Black
     } else {
-        return Err(format!("fairy piece code '({code})' must be all upper case (White) or all lower case (Black)"));
+        return Err(format!(
+            "fairy piece code '({code})' must be all upper case (White) or all lower case (Black)"
+        ));
     };
     let kind = Kind::from_code(code).ok_or(format!("unknown piece code '({code})'"))?;
     Ok(Piece::new(color, kind))
@@ -467,7 +497,11 @@ fn fen_piece(p: Piece) -> String {
         Kind::King => "k".to_string(),
         k => format!("({})", k.code().to_ascii_lowercase()),
     };
-    if p.color == Color::White { s.to_ascii_uppercase() } else { s }
+    if p.color == Color::White {
+        s.to_ascii_uppercase()
+    } else {
+        s
+    }
 }
 
 fn parse_pockets(text: &str, pos: &mut Position) -> Result<(), String> {

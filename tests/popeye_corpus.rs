@@ -46,9 +46,16 @@ fn compare(name: &str) -> Vec<String> {
     let mut got = String::new();
     for p in &problems {
         for t in p.twin_instances().unwrap_or_else(|e| panic!("{e}")) {
-            let kinds: Vec<_> = (0..64u8).filter_map(|s| t.position.board.kind_at(s)).collect();
+            let kinds: Vec<_> = (0..64u8)
+                .filter_map(|s| t.position.board.kind_at(s))
+                .collect();
             let rules = Rules::new(t.condition).with_fairy_promotions(kinds);
-            let settings = Settings { options: p.options.clone(), threads: 1, hash_mb: 32, ..Settings::default() };
+            let settings = Settings {
+                options: p.options.clone(),
+                threads: 1,
+                hash_mb: 32,
+                ..Settings::default()
+            };
             let r = solve_twin(&t, &rules, &settings);
             assert!(r.complete, "{name}: search incomplete");
             got.push_str(&twin_text(&r, Style::Long));
@@ -64,7 +71,11 @@ fn run(select: impl Fn(&Entry) -> bool) {
     for e in &entries {
         let d = compare(&e.name);
         if !d.is_empty() {
-            failures.push(format!("{}:\n  {}", e.name, d.iter().take(12).cloned().collect::<Vec<_>>().join("\n  ")));
+            failures.push(format!(
+                "{}:\n  {}",
+                e.name,
+                d.iter().take(12).cloned().collect::<Vec<_>>().join("\n  ")
+            ));
         }
     }
     assert!(

@@ -48,20 +48,47 @@ const fn leaper_table(deltas: &[(i8, i8)]) -> [Bitboard; 64] {
     t
 }
 
-pub const KNIGHT_DELTAS: [(i8, i8); 8] =
-    [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)];
-pub const KING_DELTAS: [(i8, i8); 8] =
-    [(0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1)];
+pub const KNIGHT_DELTAS: [(i8, i8); 8] = [
+    (1, 2),
+    (2, 1),
+    (2, -1),
+    (1, -2),
+    (-1, -2),
+    (-2, -1),
+    (-2, 1),
+    (-1, 2),
+];
+pub const KING_DELTAS: [(i8, i8); 8] = [
+    (0, 1),
+    (1, 1),
+    (1, 0),
+    (1, -1),
+    (0, -1),
+    (-1, -1),
+    (-1, 0),
+    (-1, 1),
+];
 
 pub static KNIGHT: [Bitboard; 64] = leaper_table(&KNIGHT_DELTAS);
 pub static KING: [Bitboard; 64] = leaper_table(&KING_DELTAS);
 /// PAWN_ATTACKS[c][s]: squares a pawn of colour c on s attacks.
-pub static PAWN_ATTACKS: [[Bitboard; 64]; 2] =
-    [leaper_table(&[(1, 1), (-1, 1)]), leaper_table(&[(1, -1), (-1, -1)])];
+pub static PAWN_ATTACKS: [[Bitboard; 64]; 2] = [
+    leaper_table(&[(1, 1), (-1, 1)]),
+    leaper_table(&[(1, -1), (-1, -1)]),
+];
 
 /// Ray directions: N, NE, E, SE, S, SW, W, NW. The first four of ROOK/BISHOP use
 /// increasing square numbers for N, NE, E, NW.
-const DIRS: [(i8, i8); 8] = [(0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1)];
+const DIRS: [(i8, i8); 8] = [
+    (0, 1),
+    (1, 1),
+    (1, 0),
+    (1, -1),
+    (0, -1),
+    (-1, -1),
+    (-1, 0),
+    (-1, 1),
+];
 
 const fn ray_tables() -> [[Bitboard; 64]; 8] {
     let mut t = [[0u64; 64]; 8];
@@ -137,7 +164,10 @@ pub struct NightLines {
 }
 
 const fn night_lines() -> NightLines {
-    let mut out = NightLines { sq: [[[0; 3]; 8]; 64], len: [[0; 8]; 64] };
+    let mut out = NightLines {
+        sq: [[[0; 3]; 8]; 64],
+        len: [[0; 8]; 64],
+    };
     let mut s = 0;
     while s < 64 {
         let mut d = 0;
@@ -218,8 +248,14 @@ mod tests {
         assert_eq!(KNIGHT[sq("a1").unwrap() as usize].count_ones(), 2);
         assert_eq!(KNIGHT[sq("d4").unwrap() as usize].count_ones(), 8);
         assert_eq!(KING[sq("h8").unwrap() as usize].count_ones(), 3);
-        assert_eq!(pawn_attacks(Color::White, sq("a2").unwrap()), bb(sq("b3").unwrap()));
-        assert_eq!(pawn_attacks(Color::Black, sq("e5").unwrap()).count_ones(), 2);
+        assert_eq!(
+            pawn_attacks(Color::White, sq("a2").unwrap()),
+            bb(sq("b3").unwrap())
+        );
+        assert_eq!(
+            pawn_attacks(Color::Black, sq("e5").unwrap()).count_ones(),
+            2
+        );
     }
 
     #[test]
@@ -239,7 +275,10 @@ mod tests {
         // blocked at c5: d7 unreachable
         let n = nightrider_attacks(sq("a1").unwrap(), bb(sq("c5").unwrap()));
         assert_eq!(n.count_ones(), 5);
-        assert_eq!(between(sq("a1").unwrap(), sq("d4").unwrap()).count_ones(), 2);
+        assert_eq!(
+            between(sq("a1").unwrap(), sq("d4").unwrap()).count_ones(),
+            2
+        );
         assert_eq!(between(sq("a1").unwrap(), sq("b3").unwrap()), 0);
     }
 }

@@ -30,7 +30,12 @@ impl Default for Board {
 
 impl Board {
     pub const fn empty() -> Board {
-        Board { cells: [0; 64], by_color: [0; 2], by_part: [0; part::COUNT], kings: [NO_SQUARE; 2] }
+        Board {
+            cells: [0; 64],
+            by_color: [0; 2],
+            by_part: [0; part::COUNT],
+            kings: [NO_SQUARE; 2],
+        }
     }
 
     #[inline]
@@ -39,7 +44,11 @@ impl Board {
         if c == 0 {
             None
         } else {
-            let color = if c & 32 != 0 { Color::Black } else { Color::White };
+            let color = if c & 32 != 0 {
+                Color::Black
+            } else {
+                Color::White
+            };
             Some(Piece::new(color, Kind::from_index(((c & 31) - 1) as usize)))
         }
     }
@@ -47,7 +56,11 @@ impl Board {
     #[inline]
     pub fn kind_at(&self, s: Square) -> Option<Kind> {
         let c = self.cells[s as usize];
-        if c == 0 { None } else { Some(Kind::from_index(((c & 31) - 1) as usize)) }
+        if c == 0 {
+            None
+        } else {
+            Some(Kind::from_index(((c & 31) - 1) as usize))
+        }
     }
 
     #[inline]

@@ -134,8 +134,17 @@ mod tests {
         assert_eq!(text(fen, "a1", "a8", Style::Long), "Ra1*a8 +");
         assert_eq!(text(fen, "a1", "a8", Style::Short), "Rxa8+");
         // two rooks can reach d1: disambiguation by file
-        assert_eq!(text("4k3/8/8/8/8/8/4K3/R6R w - - 0 1", "a1", "d1", Style::Short), "Rad1");
-        assert_eq!(text("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "a1", "a8", Style::Long), "Ra1-a8 #");
-        assert_eq!(text("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", "e5", "d6", Style::Long), "e5*d6 ep.");
+        assert_eq!(
+            text("4k3/8/8/8/8/8/4K3/R6R w - - 0 1", "a1", "d1", Style::Short),
+            "Rad1"
+        );
+        assert_eq!(
+            text("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "a1", "a8", Style::Long),
+            "Ra1-a8 #"
+        );
+        assert_eq!(
+            text("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", "e5", "d6", Style::Long),
+            "e5*d6 ep."
+        );
     }
 }

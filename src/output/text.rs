@@ -12,11 +12,21 @@ fn indent(ply: u32) -> usize {
 }
 
 fn number(ply: u32) -> String {
-    if ply % 2 == 0 { format!("{}.", ply / 2 + 1) } else { format!("{}...", ply.div_ceil(2)) }
+    if ply % 2 == 0 {
+        format!("{}.", ply / 2 + 1)
+    } else {
+        format!("{}...", ply.div_ceil(2))
+    }
 }
 
 fn write_node(out: &mut String, node: &TreeNode, style: Style) {
-    let _ = write!(out, "{}{}{}", " ".repeat(indent(node.ply)), number(node.ply), node.mv.text_in(style));
+    let _ = write!(
+        out,
+        "{}{}{}",
+        " ".repeat(indent(node.ply)),
+        number(node.ply),
+        node.mv.text_in(style)
+    );
     match node.mark.as_str() {
         "key" => out.push_str(" !"),
         "try" => out.push_str(" ?"),
@@ -38,12 +48,24 @@ fn write_node(out: &mut String, node: &TreeNode, style: Style) {
     if !node.refutations.is_empty() {
         out.push_str("    but\n");
         for r in &node.refutations {
-            let _ = writeln!(out, "{}{}{} !", " ".repeat(indent(node.ply + 1)), number(node.ply + 1), r.text_in(style));
+            let _ = writeln!(
+                out,
+                "{}{}{} !",
+                " ".repeat(indent(node.ply + 1)),
+                number(node.ply + 1),
+                r.text_in(style)
+            );
         }
     }
 }
 
-fn write_line(out: &mut String, line: &[MoveInfo], half_start: bool, series: Option<bool>, style: Style) {
+fn write_line(
+    out: &mut String,
+    line: &[MoveInfo],
+    half_start: bool,
+    series: Option<bool>,
+    style: Style,
+) {
     out.push_str("  ");
     if let Some(reply) = series {
         // Every series move is numbered; a final opponent move follows the last one.
@@ -104,14 +126,22 @@ pub fn twin_text(r: &TwinResult, style: Style) -> String {
     }
     if !r.lines.is_empty() {
         for l in &r.lines {
-            write_line(&mut out, l, r.half_start, r.series.then_some(r.series_reply), style);
+            write_line(
+                &mut out,
+                l,
+                r.half_start,
+                r.series.then_some(r.series_reply),
+                style,
+            );
         }
     }
     if let Some(k) = r.shorter {
         let _ = writeln!(out, "(shorter solution: the goal is reached in {k})");
     }
     if !r.complete {
-        out.push_str("(incomplete: the search was stopped; only what is printed above is proven)\n");
+        out.push_str(
+            "(incomplete: the search was stopped; only what is printed above is proven)\n",
+        );
     }
     out.push('\n');
     out
@@ -129,7 +159,11 @@ pub fn diagram(pos: &Position) -> String {
                 None => out.push_str("  . "),
                 Some(p) => {
                     let code = p.kind.code();
-                    let text = if p.color == Color::White { code.to_string() } else { code.to_ascii_lowercase() };
+                    let text = if p.color == Color::White {
+                        code.to_string()
+                    } else {
+                        code.to_ascii_lowercase()
+                    };
                     let _ = write!(out, "{text:>3} ");
                 }
             }

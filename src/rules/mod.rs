@@ -21,13 +21,23 @@ pub const REGISTRY: &[(Condition, &str, &[&str])] =
 
 impl Condition {
     pub fn name(self) -> &'static str {
-        REGISTRY.iter().find(|r| r.0 == self).map(|r| r.1).unwrap_or("?")
+        REGISTRY
+            .iter()
+            .find(|r| r.0 == self)
+            .map(|r| r.1)
+            .unwrap_or("?")
     }
     /// Parses a condition name (case-insensitive, `-`/`_`/space ignored).
     pub fn parse(text: &str) -> Option<Condition> {
-        let norm: String =
-            text.chars().filter(|c| !matches!(c, '-' | '_' | ' ')).collect::<String>().to_ascii_lowercase();
-        REGISTRY.iter().find(|r| r.2.iter().any(|a| a.replace('-', "") == norm)).map(|r| r.0)
+        let norm: String = text
+            .chars()
+            .filter(|c| !matches!(c, '-' | '_' | ' '))
+            .collect::<String>()
+            .to_ascii_lowercase();
+        REGISTRY
+            .iter()
+            .find(|r| r.2.iter().any(|a| a.replace('-', "") == norm))
+            .map(|r| r.0)
     }
 }
 
@@ -46,7 +56,10 @@ impl Default for Rules {
 
 impl Rules {
     pub fn new(condition: Condition) -> Rules {
-        Rules { condition, promotions: ORTHODOX_PROMOTIONS.to_vec() }
+        Rules {
+            condition,
+            promotions: ORTHODOX_PROMOTIONS.to_vec(),
+        }
     }
 
     /// Adds the fairy kinds of a problem to the promotion choices (as Popeye does: a pawn may
@@ -76,7 +89,11 @@ impl Rules {
         match self.condition {
             Condition::Orthodox => orthodox::each_pseudo_legal(pos, self, &mut |m| {
                 let child = pos.make(m);
-                if orthodox::is_legal_child(&child) { f(m, &child) } else { ControlFlow::Continue(()) }
+                if orthodox::is_legal_child(&child) {
+                    f(m, &child)
+                } else {
+                    ControlFlow::Continue(())
+                }
             }),
         }
     }

@@ -9,9 +9,9 @@ use super::Rules;
 use crate::core::bitboard::*;
 use crate::core::board::{BISHOP_IDX, NIGHT_IDX, ROOK_IDX, piece_attacks};
 use crate::core::{Bitboard, Color, Kind, NO_SQUARE, Squares, bb};
-use std::ops::ControlFlow;
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::{CASTLINGS, Position};
+use std::ops::ControlFlow;
 
 /// All pseudo-legal moves of the side to move (own king may be left attacked).
 pub fn pseudo_legal(pos: &Position, rules: &Rules, out: &mut MoveList) {
@@ -124,13 +124,20 @@ pub fn each_check_candidate(
         if kind == Kind::Pawn {
             let last = us.relative_rank(from) == 6;
             let check_sqs = pawn_attacks(them, ksq);
-            pawn_moves(pos, rules, from, occ, board.by_color[them.idx()], &mut |m| {
-                if disc || last || m.kind == MoveKind::EnPassant || check_sqs & bb(m.to) != 0 {
-                    emit(m)
-                } else {
-                    ControlFlow::Continue(())
-                }
-            })?;
+            pawn_moves(
+                pos,
+                rules,
+                from,
+                occ,
+                board.by_color[them.idx()],
+                &mut |m| {
+                    if disc || last || m.kind == MoveKind::EnPassant || check_sqs & bb(m.to) != 0 {
+                        emit(m)
+                    } else {
+                        ControlFlow::Continue(())
+                    }
+                },
+            )?;
             continue;
         }
         let mut targets = piece_attacks(from, us, kind, occ) & !own;
@@ -179,7 +186,11 @@ pub fn each_legal_unplayed(
         } else {
             true
         };
-        if legal { f(m) } else { ControlFlow::Continue(()) }
+        if legal {
+            f(m)
+        } else {
+            ControlFlow::Continue(())
+        }
     })
 }
 
@@ -208,11 +219,21 @@ fn push_pawn(
 ) -> ControlFlow<()> {
     if us.relative_rank(to) == 7 {
         for &k in rules.promotions() {
-            out(Move { from, to, promo: Some(k), kind })?;
+            out(Move {
+                from,
+                to,
+                promo: Some(k),
+                kind,
+            })?;
         }
         ControlFlow::Continue(())
     } else {
-        out(Move { from, to, promo: None, kind })
+        out(Move {
+            from,
+            to,
+            promo: None,
+            kind,
+        })
     }
 }
 
@@ -236,7 +257,12 @@ fn pawn_moves(
         if rel == 1 {
             let two = (one as i8 + fwd) as u8;
             if occ & bb(two) == 0 {
-                out(Move { from, to: two, promo: None, kind: MoveKind::DoublePush })?;
+                out(Move {
+                    from,
+                    to: two,
+                    promo: None,
+                    kind: MoveKind::DoublePush,
+                })?;
             }
         }
     }
@@ -245,12 +271,20 @@ fn pawn_moves(
         push_pawn(rules, us, from, to, MoveKind::Normal, out)?;
     }
     if pos.ep != NO_SQUARE && caps & bb(pos.ep) != 0 {
-        out(Move { from, to: pos.ep, promo: None, kind: MoveKind::EnPassant })?;
+        out(Move {
+            from,
+            to: pos.ep,
+            promo: None,
+            kind: MoveKind::EnPassant,
+        })?;
     }
     ControlFlow::Continue(())
 }
 
-fn castling_moves(pos: &Position, out: &mut impl FnMut(Move) -> ControlFlow<()>) -> ControlFlow<()> {
+fn castling_moves(
+    pos: &Position,
+    out: &mut impl FnMut(Move) -> ControlFlow<()>,
+) -> ControlFlow<()> {
     let us = pos.side;
     let rights = pos.castling;
     if rights == 0 {
@@ -273,7 +307,12 @@ fn castling_moves(pos: &Position, out: &mut impl FnMut(Move) -> ControlFlow<()>)
         if board.attacked(pass, them) {
             continue;
         }
-        out(Move { from: kf, to: kt, promo: None, kind: MoveKind::Castle })?;
+        out(Move {
+            from: kf,
+            to: kt,
+            promo: None,
+            kind: MoveKind::Castle,
+        })?;
     }
     ControlFlow::Continue(())
 }

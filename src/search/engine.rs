@@ -34,9 +34,17 @@ pub enum SeriesEnd {
     Self_,
 }
 
-const SALT_ATT: [u64; 3] = [0x51A7_0001_0000_0001, 0x51A7_0002_0000_0002, 0x51A7_0003_0000_0003];
+const SALT_ATT: [u64; 3] = [
+    0x51A7_0001_0000_0001,
+    0x51A7_0002_0000_0002,
+    0x51A7_0003_0000_0003,
+];
 const SALT_HELP: u64 = 0x4E1F_0000_0000_0004;
-const SALT_SERIES: [u64; 3] = [0x5E71_0005_0000_0005, 0x5E71_0006_0000_0006, 0x5E71_0007_0000_0007];
+const SALT_SERIES: [u64; 3] = [
+    0x5E71_0005_0000_0005,
+    0x5E71_0006_0000_0006,
+    0x5E71_0007_0000_0007,
+];
 
 /// Depths 32 and more use other table keys (a mask holds 32 depths).
 #[inline]
@@ -70,13 +78,23 @@ impl Default for Ctx {
 
 impl Ctx {
     pub fn new() -> Ctx {
-        Ctx { nodes: 0, killers: [None; 64] }
+        Ctx {
+            nodes: 0,
+            killers: [None; 64],
+        }
     }
 }
 
 impl<'a> Engine<'a> {
     pub fn new(rules: &'a Rules, goal: Goal, tt: &'a Tt, stop: &'a AtomicBool) -> Engine<'a> {
-        Engine { rules, goal, tt, stop, nodes: AtomicU64::new(0), threat_limit: None }
+        Engine {
+            rules,
+            goal,
+            tt,
+            stop,
+            nodes: AtomicU64::new(0),
+            threat_limit: None,
+        }
     }
 
     #[inline]
@@ -151,7 +169,13 @@ impl<'a> Engine<'a> {
         }
         ctx.nodes += 1;
         if b == Battle::Reflex && self.goal_in_one(ctx, pos).is_some() {
-            self.tt.add(key, Facts { win: 0, fail: 1 << 31 });
+            self.tt.add(
+                key,
+                Facts {
+                    win: 0,
+                    fail: 1 << 31,
+                },
+            );
             return false;
         }
         // Iterative deepening: shorter wins first (they are cheap and common).
@@ -164,10 +188,22 @@ impl<'a> Engine<'a> {
                 return false;
             }
             if won {
-                self.tt.add(key, Facts { win: 1 << k, fail: 0 });
+                self.tt.add(
+                    key,
+                    Facts {
+                        win: 1 << k,
+                        fail: 0,
+                    },
+                );
                 return true;
             }
-            self.tt.add(key, Facts { win: 0, fail: 1 << k });
+            self.tt.add(
+                key,
+                Facts {
+                    win: 0,
+                    fail: 1 << k,
+                },
+            );
         }
         false
     }
@@ -179,7 +215,11 @@ impl<'a> Engine<'a> {
         }
         self.rules
             .for_each_legal(pos, |_, child| {
-                if self.def(ctx, b, child, n) { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+                if self.def(ctx, b, child, n) {
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                }
             })
             .is_break()
     }
@@ -189,7 +229,11 @@ impl<'a> Engine<'a> {
     pub fn def(&self, ctx: &mut Ctx, b: Battle, pos: &Position, n: u32) -> bool {
         ctx.nodes += 1;
         if let Some(t) = self.threat_limit {
-            if t >= 1 && n - 1 >= t && !self.rules.in_check(pos) && !self.att(ctx, b, &pos.null_move(), t) {
+            if t >= 1
+                && n > t
+                && !self.rules.in_check(pos)
+                && !self.att(ctx, b, &pos.null_move(), t)
+            {
                 return false;
             }
         }
@@ -244,7 +288,9 @@ impl<'a> Engine<'a> {
             }
         }
         for &m in moves.iter() {
-            let Some(child) = self.rules.play(pos, m) else { continue };
+            let Some(child) = self.rules.play(pos, m) else {
+                continue;
+            };
             let ok = done(self, &child) || (n > 1 && self.att(ctx, b, &child, n - 1));
             if !ok {
                 ctx.killers[depth] = Some(m);
@@ -281,11 +327,22 @@ impl<'a> Engine<'a> {
         let found = self
             .rules
             .for_each_legal(pos, |_, child| {
-                if self.help(ctx, child, plies - 1) { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+                if self.help(ctx, child, plies - 1) {
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                }
             })
             .is_break();
         if !self.stopped() {
-            self.tt.add(key, if found { Facts { win: bit, fail: 0 } } else { Facts { win: 0, fail: bit } });
+            self.tt.add(
+                key,
+                if found {
+                    Facts { win: bit, fail: 0 }
+                } else {
+                    Facts { win: 0, fail: bit }
+                },
+            );
         }
         found
     }
@@ -314,11 +371,22 @@ impl<'a> Engine<'a> {
         let found = self
             .rules
             .for_each_legal(pos, |_, child| {
-                if self.series_step(ctx, end, child, k) { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+                if self.series_step(ctx, end, child, k) {
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                }
             })
             .is_break();
         if !self.stopped() {
-            self.tt.add(key, if found { Facts { win: bit, fail: 0 } } else { Facts { win: 0, fail: bit } });
+            self.tt.add(
+                key,
+                if found {
+                    Facts { win: bit, fail: 0 }
+                } else {
+                    Facts { win: 0, fail: bit }
+                },
+            );
         }
         found
     }
@@ -358,7 +426,11 @@ impl<'a> Engine<'a> {
                     .rules
                     .for_each_legal(pos, |_, c| {
                         any = true;
-                        if self.goal_reached(c) { ControlFlow::Continue(()) } else { ControlFlow::Break(()) }
+                        if self.goal_reached(c) {
+                            ControlFlow::Continue(())
+                        } else {
+                            ControlFlow::Break(())
+                        }
                     })
                     .is_continue();
                 any && all

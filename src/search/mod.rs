@@ -1,7 +1,7 @@
 //! Stipulations and the solvers.
 pub mod engine;
-pub mod stipulation;
 pub mod solve;
+pub mod stipulation;
 pub mod tree;
 pub mod tt;
 

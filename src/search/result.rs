@@ -35,8 +35,16 @@ impl MoveInfo {
             from: square_name(m.from),
             to: square_name(m.to),
             promotion: m.promo.map(|k| k.code().to_string()),
-            text: format!("{}{}", move_body(pos, m, Style::Long), suffix(rules, child, Style::Long)),
-            short: format!("{}{}", move_body(pos, m, Style::Short), suffix(rules, child, Style::Short)),
+            text: format!(
+                "{}{}",
+                move_body(pos, m, Style::Long),
+                suffix(rules, child, Style::Long)
+            ),
+            short: format!(
+                "{}{}",
+                move_body(pos, m, Style::Short),
+                suffix(rules, child, Style::Short)
+            ),
             steps,
             mv: m,
         }

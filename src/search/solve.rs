@@ -65,8 +65,15 @@ pub fn start_position(inst: &TwinInstance) -> Position {
 /// Solves one twin.
 pub fn solve_twin(inst: &TwinInstance, rules: &Rules, settings: &Settings) -> TwinResult {
     let started = Instant::now();
-    let threads = if settings.threads == 0 { rayon::current_num_threads().max(1) } else { settings.threads };
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("thread pool");
+    let threads = if settings.threads == 0 {
+        rayon::current_num_threads().max(1)
+    } else {
+        settings.threads
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("thread pool");
     let tt = Tt::new(settings.hash_mb);
     let stip = inst.stipulation;
     let mut engine = Engine::new(rules, stip.goal, &tt, &settings.stop);
@@ -84,7 +91,10 @@ pub fn solve_twin(inst: &TwinInstance, rules: &Rules, settings: &Settings) -> Tw
         tree: vec![],
         shorter: None,
         half_start: matches!(stip.play, Play::Help) && stip.half,
-        series: matches!(stip.play, Play::Series | Play::SeriesHelp | Play::SeriesSelf),
+        series: matches!(
+            stip.play,
+            Play::Series | Play::SeriesHelp | Play::SeriesSelf
+        ),
         series_reply: matches!(stip.play, Play::SeriesHelp | Play::SeriesSelf),
         complete: true,
         nodes: 0,
@@ -92,7 +102,9 @@ pub fn solve_twin(inst: &TwinInstance, rules: &Rules, settings: &Settings) -> Tw
         notes: vec![],
     };
     if pos.mover_king_attacked() {
-        result.notes.push("the side not to move is in check: illegal position".into());
+        result
+            .notes
+            .push("the side not to move is in check: illegal position".into());
         result.seconds = started.elapsed().as_secs_f64();
         return result;
     }
@@ -125,7 +137,13 @@ fn report(settings: &Settings, done: &AtomicU64, total: usize) {
 
 // ----- help play -----
 
-fn solve_help(engine: &Engine, pos: &Position, stip: Stipulation, settings: &Settings, out: &mut TwinResult) {
+fn solve_help(
+    engine: &Engine,
+    pos: &Position,
+    stip: Stipulation,
+    settings: &Settings,
+    out: &mut TwinResult,
+) {
     let plies = stip.help_plies();
     // Shorter solutions (same side to start) are printed first, as Popeye does.
     let mut p = plies % 2;
@@ -141,7 +159,8 @@ fn solve_help(engine: &Engine, pos: &Position, stip: Stipulation, settings: &Set
         let passed = pos.null_move();
         let mut p = if (plies - 1) % 2 == 0 { 2 } else { 1 };
         while p < plies {
-            out.set_lines.extend(help_lines(engine, &passed, p, settings));
+            out.set_lines
+                .extend(help_lines(engine, &passed, p, settings));
             p += 2;
         }
     }
@@ -155,7 +174,12 @@ fn limit<T>(v: &mut Vec<T>, max: Option<u32>) {
 }
 
 /// Every help play of exactly `plies` half-moves, root moves in parallel.
-pub fn help_lines(engine: &Engine, pos: &Position, plies: u32, settings: &Settings) -> Vec<Vec<MoveInfo>> {
+pub fn help_lines(
+    engine: &Engine,
+    pos: &Position,
+    plies: u32,
+    settings: &Settings,
+) -> Vec<Vec<MoveInfo>> {
     let roots = engine.rules.legal_moves(pos);
     let done = AtomicU64::new(0);
     let per_root: Vec<Vec<Vec<MoveInfo>>> = roots
@@ -163,7 +187,11 @@ pub fn help_lines(engine: &Engine, pos: &Position, plies: u32, settings: &Settin
         .map(|(m, child)| {
             let mut ctx = Ctx::new();
             let mut lines = vec![];
-            let ok = if plies == 1 { engine.goal_reached(child) } else { engine.help(&mut ctx, child, plies - 1) };
+            let ok = if plies == 1 {
+                engine.goal_reached(child)
+            } else {
+                engine.help(&mut ctx, child, plies - 1)
+            };
             if ok {
                 let mut prefix = vec![MoveInfo::new(engine.rules, pos, *m, child)];
                 help_enum(engine, &mut ctx, child, plies - 1, &mut prefix, &mut lines);
@@ -191,7 +219,11 @@ fn help_enum(
         return;
     }
     for (m, child) in engine.rules.legal_moves(pos) {
-        let ok = if plies == 1 { engine.goal_reached(&child) } else { engine.help(ctx, &child, plies - 1) };
+        let ok = if plies == 1 {
+            engine.goal_reached(&child)
+        } else {
+            engine.help(ctx, &child, plies - 1)
+        };
         if ok {
             prefix.push(MoveInfo::new(engine.rules, pos, m, &child));
             help_enum(engine, ctx, &child, plies - 1, prefix, out);
@@ -210,10 +242,17 @@ fn series_end(play: Play) -> SeriesEnd {
     }
 }
 
-fn solve_series(engine: &Engine, pos: &Position, stip: Stipulation, settings: &Settings, out: &mut TwinResult) {
+fn solve_series(
+    engine: &Engine,
+    pos: &Position,
+    stip: Stipulation,
+    settings: &Settings,
+    out: &mut TwinResult,
+) {
     let end = series_end(stip.play);
     for k in 1..=stip.moves {
-        out.lines.extend(series_lines(engine, end, pos, k, settings));
+        out.lines
+            .extend(series_lines(engine, end, pos, k, settings));
     }
     if settings.options.set_play {
         // Set play: the series side passes once more than it may (the other side starts).
@@ -226,7 +265,13 @@ fn solve_series(engine: &Engine, pos: &Position, stip: Stipulation, settings: &S
     limit(&mut out.lines, settings.options.max_solutions);
 }
 
-fn series_lines(engine: &Engine, end: SeriesEnd, pos: &Position, k: u32, settings: &Settings) -> Vec<Vec<MoveInfo>> {
+fn series_lines(
+    engine: &Engine,
+    end: SeriesEnd,
+    pos: &Position,
+    k: u32,
+    settings: &Settings,
+) -> Vec<Vec<MoveInfo>> {
     let roots = engine.rules.legal_moves(pos);
     let done = AtomicU64::new(0);
     let per_root: Vec<Vec<Vec<MoveInfo>>> = roots
@@ -284,10 +329,18 @@ fn series_after(
 
 /// The other side's final moves after a series (help: those reaching the goal; self: all,
 /// when all reach it).
-fn final_moves(engine: &Engine, end: SeriesEnd, pos: &Position, ctx: &mut Ctx) -> Vec<Vec<MoveInfo>> {
+fn final_moves(
+    engine: &Engine,
+    end: SeriesEnd,
+    pos: &Position,
+    ctx: &mut Ctx,
+) -> Vec<Vec<MoveInfo>> {
     let moves = engine.rules.legal_moves(pos);
     ctx.nodes += moves.len() as u64;
-    let hits: Vec<&(Move, Position)> = moves.iter().filter(|(_, c)| engine.goal_reached(c)).collect();
+    let hits: Vec<&(Move, Position)> = moves
+        .iter()
+        .filter(|(_, c)| engine.goal_reached(c))
+        .collect();
     let ok = match end {
         SeriesEnd::Self_ => !moves.is_empty() && hits.len() == moves.len(),
         _ => true,
@@ -295,7 +348,9 @@ fn final_moves(engine: &Engine, end: SeriesEnd, pos: &Position, ctx: &mut Ctx) -
     if !ok {
         return vec![];
     }
-    hits.into_iter().map(|(m, c)| vec![MoveInfo::new(engine.rules, pos, *m, c)]).collect()
+    hits.into_iter()
+        .map(|(m, c)| vec![MoveInfo::new(engine.rules, pos, *m, c)])
+        .collect()
 }
 
 // ----- battle play -----
@@ -324,7 +379,11 @@ fn solve_battle(
     }
     let done = AtomicU64::new(0);
     // Per root move: refutations (empty = key), capped at defence+1 when tries are wanted.
-    let cap = if opts.tries { opts.defence as usize + 1 } else { 1 };
+    let cap = if opts.tries {
+        opts.defence as usize + 1
+    } else {
+        1
+    };
     let analysed: Vec<(Vec<Move>, bool)> = roots
         .par_iter()
         .map(|(_, child)| {
@@ -345,10 +404,15 @@ fn solve_battle(
         if refs.is_empty() {
             out.keys.push(info.clone());
             // Each key is shown at its own (shortest) length.
-            let len = (1..=n).find(|&k| engine.def(&mut ctx, battle, child, k)).unwrap_or(n);
+            let len = (1..=n)
+                .find(|&k| engine.def(&mut ctx, battle, child, k))
+                .unwrap_or(n);
             let node = tree::key_node(engine, &mut ctx, battle, pos, *m, child, len, opts, "key");
             out.tree.push(node);
-        } else if opts.tries && refs.len() <= opts.defence as usize && !tree::is_trivial_try(engine, battle, child) {
+        } else if opts.tries
+            && refs.len() <= opts.defence as usize
+            && !tree::is_trivial_try(engine, battle, child)
+        {
             let refutations: Vec<MoveInfo> = refs
                 .iter()
                 .map(|r| {
@@ -359,7 +423,10 @@ fn solve_battle(
             let mut node = tree::key_node(engine, &mut ctx, battle, pos, *m, child, n, opts, "try");
             node.refutations = refutations.clone();
             out.tree.push(node);
-            out.tries.push(TryInfo { mv: info, refutations });
+            out.tries.push(TryInfo {
+                mv: info,
+                refutations,
+            });
         }
     }
     if opts.set_play {

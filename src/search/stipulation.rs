@@ -75,22 +75,37 @@ impl Stipulation {
         let num = &rest[1..];
         let (whole, half) = match num.split_once('.') {
             Some((w, "5")) => (w, true),
-            Some(_) => return Err(format!("malformed stipulation '{text}': only .5 may follow the number")),
+            Some(_) => {
+                return Err(format!(
+                    "malformed stipulation '{text}': only .5 may follow the number"
+                ));
+            }
             None => (num, false),
         };
-        let moves: u32 = whole
-            .parse()
-            .map_err(|_| format!("malformed stipulation '{text}': '{whole}' is not a number of moves"))?;
+        let moves: u32 = whole.parse().map_err(|_| {
+            format!("malformed stipulation '{text}': '{whole}' is not a number of moves")
+        })?;
         if half && play != Play::Help {
-            return Err(format!("malformed stipulation '{text}': N.5 is only defined for help play"));
+            return Err(format!(
+                "malformed stipulation '{text}': N.5 is only defined for help play"
+            ));
         }
         if moves == 0 && !half {
-            return Err(format!("malformed stipulation '{text}': the number of moves must be at least 1"));
+            return Err(format!(
+                "malformed stipulation '{text}': the number of moves must be at least 1"
+            ));
         }
         if moves > MAX_MOVES {
-            return Err(format!("stipulation '{text}' is longer than the supported {MAX_MOVES} moves"));
+            return Err(format!(
+                "stipulation '{text}' is longer than the supported {MAX_MOVES} moves"
+            ));
         }
-        Ok(Stipulation { play, goal, moves, half })
+        Ok(Stipulation {
+            play,
+            goal,
+            moves,
+            half,
+        })
     }
 
     /// Total plies of the stipulated play (help play; N.5 adds one).
@@ -114,7 +129,12 @@ impl fmt::Display for Stipulation {
             Goal::Mate => "#",
             Goal::Stalemate => "=",
         };
-        write!(f, "{prefix}{goal}{}{}", self.moves, if self.half { ".5" } else { "" })
+        write!(
+            f,
+            "{prefix}{goal}{}{}",
+            self.moves,
+            if self.half { ".5" } else { "" }
+        )
     }
 }
 
@@ -124,7 +144,10 @@ mod tests {
 
     #[test]
     fn parses_and_prints() {
-        for s in ["#3", "=2", "h#2", "h#2.5", "h#0.5", "h=3", "s#4", "s=2", "r#2", "ser-#5", "ser-=4", "ser-h#6", "ser-h=7", "ser-s#3"] {
+        for s in [
+            "#3", "=2", "h#2", "h#2.5", "h#0.5", "h=3", "s#4", "s=2", "r#2", "ser-#5", "ser-=4",
+            "ser-h#6", "ser-h=7", "ser-s#3",
+        ] {
             assert_eq!(Stipulation::parse(s).unwrap().to_string(), s);
         }
         assert_eq!(Stipulation::parse("H#2").unwrap().play, Play::Help);

@@ -12,7 +12,14 @@ use std::ops::ControlFlow;
 
 /// Defender's moves in `child` (defender to move, attacker has `n` moves including the one
 /// just made) that refute the attacker's plan; stops after `cap` of them.
-pub fn refutations(engine: &Engine, ctx: &mut Ctx, b: Battle, child: &Position, n: u32, cap: usize) -> Vec<Move> {
+pub fn refutations(
+    engine: &Engine,
+    ctx: &mut Ctx,
+    b: Battle,
+    child: &Position,
+    n: u32,
+    cap: usize,
+) -> Vec<Move> {
     let mut refs = vec![];
     if engine.def(ctx, b, child, n) {
         return refs;
@@ -41,7 +48,9 @@ pub fn refutations(engine: &Engine, ctx: &mut Ctx, b: Battle, child: &Position, 
 fn defence_fails(engine: &Engine, ctx: &mut Ctx, b: Battle, grand: &Position, n: u32) -> bool {
     match b {
         Battle::Direct => n > 1 && engine.att(ctx, b, grand, n - 1),
-        Battle::Self_ | Battle::Reflex => engine.goal_reached(grand) || (n > 1 && engine.att(ctx, b, grand, n - 1)),
+        Battle::Self_ | Battle::Reflex => {
+            engine.goal_reached(grand) || (n > 1 && engine.att(ctx, b, grand, n - 1))
+        }
     }
 }
 
@@ -128,7 +137,18 @@ fn attacker_node(
                 if attacker_move_wins(engine, ctx, b, &tc, t) {
                     threat_moves.push(tm);
                     if expand {
-                        node.threats.push(attacker_node(engine, ctx, b, &passed, tm, &tc, t, ply + 2, opts, true));
+                        node.threats.push(attacker_node(
+                            engine,
+                            ctx,
+                            b,
+                            &passed,
+                            tm,
+                            &tc,
+                            t,
+                            ply + 2,
+                            opts,
+                            true,
+                        ));
                     }
                 }
             }
@@ -198,7 +218,18 @@ fn attacker_node(
         }
         for (am, ac) in engine.rules.legal_moves(&grand) {
             if attacker_move_wins(engine, ctx, b, &ac, s) {
-                dnode.children.push(attacker_node(engine, ctx, b, &grand, am, &ac, s, ply + 2, opts, true));
+                dnode.children.push(attacker_node(
+                    engine,
+                    ctx,
+                    b,
+                    &grand,
+                    am,
+                    &ac,
+                    s,
+                    ply + 2,
+                    opts,
+                    true,
+                ));
             }
         }
         node.children.push(dnode);
@@ -228,7 +259,14 @@ fn legal_child_like(engine: &Engine, pos: &Position, m: Move) -> Option<Position
 
 /// Set play: the defender moves first in the diagram; each defence with the attacker's
 /// shortest continuations (as in a variation).
-pub fn set_play(engine: &Engine, ctx: &mut Ctx, b: Battle, pos: &Position, n: u32, opts: &Options) -> Vec<TreeNode> {
+pub fn set_play(
+    engine: &Engine,
+    ctx: &mut Ctx,
+    b: Battle,
+    pos: &Position,
+    n: u32,
+    opts: &Options,
+) -> Vec<TreeNode> {
     let passed = pos.null_move();
     let mut out = vec![];
     let reflex_forced = b == Battle::Reflex && engine.goal_in_one(ctx, &passed).is_some();
@@ -262,10 +300,14 @@ pub fn set_play(engine: &Engine, ctx: &mut Ctx, b: Battle, pos: &Position, n: u3
         if n < 2 {
             continue;
         }
-        let Some(s) = shortest_win(engine, ctx, b, &grand, n - 1) else { continue };
+        let Some(s) = shortest_win(engine, ctx, b, &grand, n - 1) else {
+            continue;
+        };
         for (am, ac) in engine.rules.legal_moves(&grand) {
             if attacker_move_wins(engine, ctx, b, &ac, s) {
-                dnode.children.push(attacker_node(engine, ctx, b, &grand, am, &ac, s, 2, opts, true));
+                dnode.children.push(attacker_node(
+                    engine, ctx, b, &grand, am, &ac, s, 2, opts, true,
+                ));
             }
         }
         out.push(dnode);

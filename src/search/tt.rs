@@ -24,7 +24,10 @@ impl Facts {
     }
     #[inline]
     fn unpack(d: u64) -> Facts {
-        Facts { win: (d >> 32) as u32, fail: d as u32 }
+        Facts {
+            win: (d >> 32) as u32,
+            fail: d as u32,
+        }
     }
 }
 
@@ -47,7 +50,11 @@ impl Tt {
         let slot = &self.slots[key as usize & self.mask];
         let k = slot[0].load(Ordering::Relaxed);
         let d = slot[1].load(Ordering::Relaxed);
-        if k ^ d == key { Facts::unpack(d) } else { Facts::default() }
+        if k ^ d == key {
+            Facts::unpack(d)
+        } else {
+            Facts::default()
+        }
     }
 
     /// Adds facts about `key` (merged with what the slot knows about the same key).
@@ -55,7 +62,10 @@ impl Tt {
     pub fn add(&self, key: u64, facts: Facts) {
         let slot = &self.slots[key as usize & self.mask];
         let old = self.get(key);
-        let merged = Facts { win: old.win | facts.win, fail: old.fail | facts.fail };
+        let merged = Facts {
+            win: old.win | facts.win,
+            fail: old.fail | facts.fail,
+        };
         let d = merged.pack();
         slot[0].store(key ^ d, Ordering::Relaxed);
         slot[1].store(d, Ordering::Relaxed);

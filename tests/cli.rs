@@ -1,0 +1,162 @@
+//! Tests of the real binary: shipped problems against Popeye's output, thread-count
+//! determinism, JSON output, perft output and exit codes for bad input.
+
+use chainmate::solution_text::{diff, parse};
+use std::path::Path;
+use std::process::Command;
+
+fn chainmate(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_chainmate"))
+        .args(args)
+        .output()
+        .expect("runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn root(p: &str) -> String {
+    format!("{}/{p}", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Every shipped orthodox problem prints what Popeye 4.104 printed for it (the `.out`
+/// beside it is Popeye's own output), compared as sets of solution paths.
+#[test]
+fn shipped_problems_match_popeye() {
+    let dir = root("problems/orthodox");
+    let mut checked = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().and_then(|e| e.to_str()) != Some("inp") {
+            continue;
+        }
+        let expected = std::fs::read_to_string(path.with_extension("out")).unwrap();
+        let (code, stdout, stderr) =
+            chainmate(&["solve", "--quiet", "--no-board", path.to_str().unwrap()]);
+        assert_eq!(code, 0, "{}: {stderr}", path.display());
+        let d = diff(&parse(&expected), &parse(&stdout));
+        assert!(d.is_empty(), "{}:\n{}", path.display(), d.join("\n"));
+        checked += 1;
+    }
+    assert!(checked >= 10);
+}
+
+#[test]
+fn yaml_problem_matches_popeye() {
+    let expected = std::fs::read_to_string(root("problems/orthodox/d2_0335.out")).unwrap();
+    let (code, stdout, _) =
+        chainmate(&["solve", "-q", &root("problems/orthodox/armeni_tries.yaml")]);
+    assert_eq!(code, 0);
+    assert!(
+        diff(&parse(&expected), &parse(&stdout)).is_empty(),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn output_is_the_same_for_every_thread_count() {
+    for p in [
+        "problems/orthodox/d4_0166.inp",
+        "problems/orthodox/h2_0156.inp",
+        "problems/orthodox/ser6_0189.inp",
+    ] {
+        let (_, one, _) = chainmate(&["solve", "-q", "--threads", "1", &root(p)]);
+        let (_, two, _) = chainmate(&["solve", "-q", "--threads", "2", &root(p)]);
+        let (_, four, _) = chainmate(&["solve", "-q", "--threads", "4", &root(p)]);
+        assert_eq!(one, two, "{p}");
+        assert_eq!(one, four, "{p}");
+    }
+}
+
+#[test]
+fn json_output() {
+    let (code, stdout, _) = chainmate(&[
+        "solve",
+        "-q",
+        "--format",
+        "json",
+        &root("problems/orthodox/d2_2399.inp"),
+    ]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&stdout).expect("valid JSON");
+    let twin = &v["problems"][0]["twins"][0];
+    let keys: Vec<&str> = twin["keys"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|k| k["text"].as_str().unwrap())
+        .collect();
+    // A cooked #2: both keys are reported.
+    assert_eq!(keys.len(), 2, "{keys:?}");
+    assert_eq!(twin["complete"], true);
+    assert!(twin["keys"][0]["from"].is_string() && twin["keys"][0]["to"].is_string());
+}
+
+#[test]
+fn help_lines_in_json() {
+    let (_, stdout, _) = chainmate(&[
+        "solve",
+        "-q",
+        "--format",
+        "json",
+        &root("problems/orthodox/h2_0156.inp"),
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let lines = v["problems"][0]["twins"][0]["lines"].as_array().unwrap();
+    assert!(!lines.is_empty());
+    assert_eq!(
+        lines[0].as_array().unwrap().len(),
+        4,
+        "h#2 lines have four half-moves"
+    );
+}
+
+#[test]
+fn perft_divide() {
+    let (code, stdout, _) = chainmate(&["perft", "--depth", "3", "--divide"]);
+    assert_eq!(code, 0);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 21);
+    assert_eq!(*lines.last().unwrap(), "Nodes searched: 8902");
+    assert!(lines.contains(&"e2-e4 600"));
+}
+
+#[test]
+fn bad_input_exits_2_with_location() {
+    let dir = std::env::temp_dir().join(format!("chainmate-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.yaml");
+    std::fs::write(
+        &bad,
+        "stipulation: \"#2\"\nalgebraic:\n  white: [Kg1, Xf3]\n  black: [Ke8]\n",
+    )
+    .unwrap();
+    let (code, _, stderr) = chainmate(&["solve", "-q", bad.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("bad.yaml:3") && stderr.contains("unknown piece code 'X'"),
+        "{stderr}"
+    );
+
+    let hash = dir.join("hash.yaml");
+    std::fs::write(
+        &hash,
+        "stipulation: #3\nalgebraic:\n  white: [Kg1]\n  black: [Ke8]\n",
+    )
+    .unwrap();
+    let (code, _, stderr) = chainmate(&["solve", "-q", hash.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(stderr.to_lowercase().contains("quot"), "{stderr}");
+
+    let (code, _, stderr) = chainmate(&["perft", "--fen", "8/8/8 w", "--depth", "1"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("ranks"), "{stderr}");
+    let (code, _, _) = chainmate(&[
+        "solve",
+        "-q",
+        Path::new("/nonexistent/x.inp").to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2);
+}
