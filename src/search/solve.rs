@@ -384,19 +384,28 @@ fn solve_battle(
     } else {
         1
     };
-    let analysed: Vec<(Vec<Move>, bool)> = roots
+    // Per root move: its refutations, and for a key its own (shortest) length.
+    let analysed: Vec<(Vec<Move>, u32, bool)> = roots
         .par_iter()
         .map(|(_, child)| {
             let mut ctx = Ctx::new();
             let refs = tree::refutations(engine, &mut ctx, battle, child, n, cap);
+            let len = if refs.is_empty() {
+                (1..=n)
+                    .find(|&k| engine.def(&mut ctx, battle, child, k))
+                    .unwrap_or(n)
+            } else {
+                n
+            };
             let decided = !engine.stopped();
             engine.flush(&mut ctx);
             report(settings, &done, roots.len());
-            (refs, decided)
+            (refs, len, decided)
         })
         .collect();
     let mut ctx = Ctx::new();
-    for ((m, child), (refs, decided)) in roots.iter().zip(analysed) {
+    let mut shortest = n;
+    for ((m, child), (refs, len, decided)) in roots.iter().zip(analysed) {
         if !decided {
             continue;
         }
@@ -404,9 +413,7 @@ fn solve_battle(
         if refs.is_empty() {
             out.keys.push(info.clone());
             // Each key is shown at its own (shortest) length.
-            let len = (1..=n)
-                .find(|&k| engine.def(&mut ctx, battle, child, k))
-                .unwrap_or(n);
+            shortest = shortest.min(len);
             let node = tree::key_node(engine, &mut ctx, battle, pos, *m, child, len, opts, "key");
             out.tree.push(node);
         } else if opts.tries
@@ -432,9 +439,8 @@ fn solve_battle(
     if opts.set_play {
         out.set_play = tree::set_play(engine, &mut ctx, battle, pos, n, opts);
     }
-    if battle == Battle::Direct && !out.keys.is_empty() && n > 1 && !engine.stopped() {
-        let shortest = (1..n).find(|&k| engine.att(&mut ctx, battle, pos, k));
-        out.shorter = shortest;
+    if battle == Battle::Direct && !out.keys.is_empty() && shortest < n {
+        out.shorter = Some(shortest);
     }
     engine.flush(&mut ctx);
 }
