@@ -438,6 +438,36 @@ fn yaml_extensions_and_olive_twin_forms() {
         t.iter().map(|t| t.label.as_str()).collect::<Vec<_>>(),
         ["a", "b"]
     );
+    // Several commands in one twin.
+    let text = "algebraic: {white: [Ke1, Qd1], black: [Ke8, Pe5]}\nstipulation: \"#2\"\n\
+                twins:\n  b: Add white Sb1 Ra1 Remove e5 Stipulation h#3\n  c: Condition Orthodox Move d1 d3\n";
+    let p = &yaml(text).unwrap()[0];
+    assert_eq!(p.twins[0].line, 4);
+    let t = p.twin_instances().unwrap();
+    assert_eq!(
+        (at(&t[1].position, "b1"), at(&t[1].position, "a1")),
+        (w(Kind::Knight), w(Kind::Rook))
+    );
+    assert_eq!(
+        (at(&t[1].position, "e5"), t[1].stipulation.to_string()),
+        (None, "h#3".to_string())
+    );
+    assert_eq!(
+        t[1].position.castling,
+        chainmate::position::WHITE_QUEENSIDE,
+        "the added rook may castle"
+    );
+    assert_eq!(at(&t[2].position, "d3"), w(Kind::Queen));
+    let e = yaml(
+        "algebraic: {white: [Ke1], black: [Ke8]}\nstipulation: \"#2\"\ntwins:\n  b: Remove d4\n",
+    )
+    .unwrap_err();
+    assert_eq!((e.line, e.file.as_str()), (Some(4), "test.yaml"));
+    assert!(
+        e.message
+            .contains("problem 1: twin b: Remove d4: there is no piece on d4"),
+        "{e}"
+    );
     // Unknown fields are ignored; an empty stream has no problem.
     let text = "glyphs: {g: q3}\nfoo: [1, 2]\nalgebraic: {white: [Ke1], black: [Ke8]}\nstipulation: \"=2\"\n";
     assert_eq!(yaml(text).unwrap().len(), 1);
@@ -673,6 +703,9 @@ fn error_unquoted_yaml_stipulation() {
     assert_eq!((e.line, e.column), (Some(6), Some(1)));
     assert!(e.message.contains("unquoted # starts a comment"), "{e}");
     assert!(e.message.contains("stipulation: \"#3\""), "{e}");
+    let e = yaml("algebraic: {white: [Ke1], black: [Ke8]}\nstipulation:\n").unwrap_err();
+    assert_eq!(e.line, Some(2));
+    assert!(e.message.contains("the stipulation is empty (write"), "{e}");
 }
 
 #[test]

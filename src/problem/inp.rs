@@ -503,6 +503,11 @@ pub(crate) fn parse_piece_list<'a>(
             tok = lx.next_tok();
             continue;
         }
+        if color.is_some()
+            && ((in_file && is_section_keyword(t.text)) || (in_twin && is_twin_command(t.text)))
+        {
+            return Ok(Some(t));
+        }
         if t.text.len() >= 3
             && let Kw::One(a) = kw(t.text, ATTRIBUTES)
         {
@@ -512,12 +517,6 @@ pub(crate) fn parse_piece_list<'a>(
                     "piece attribute '{a}' is not supported (chainmate has no piece attributes)"
                 ),
             ));
-        }
-        if in_file
-            && color.is_some()
-            && (is_section_keyword(t.text) || (in_twin && is_twin_command(t.text)))
-        {
-            return Ok(Some(t));
         }
         return Err(bad_piece_token(ctx, &t, color.is_none()));
     }
@@ -628,10 +627,7 @@ fn parse_condition_list<'a>(
     let mut toks = Vec::new();
     let mut tok = lx.next_tok();
     while let Some(t) = tok {
-        if in_file && (is_section_keyword(t.text) || (in_twin && is_twin_command(t.text))) {
-            break;
-        }
-        if !in_file && in_twin && is_twin_command(t.text) {
+        if (in_file && is_section_keyword(t.text)) || (in_twin && is_twin_command(t.text)) {
             break;
         }
         toks.push(t);

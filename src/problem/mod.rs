@@ -238,8 +238,9 @@ pub fn load_file(path: &Path) -> Result<Vec<Problem>, ProblemError> {
         Ok(t) => t,
         Err(e) => e.into_bytes().iter().map(|&b| b as char).collect(),
     };
-    let format = Format::from_extension(path).unwrap_or_else(|| Format::sniff(&text));
-    parse_text(&file, &text, format)
+    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+    let format = Format::from_extension(path).unwrap_or_else(|| Format::sniff(text));
+    parse_text(&file, text, format)
 }
 
 /// Reads every problem of a text in the given format; `file` names it in errors.

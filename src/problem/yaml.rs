@@ -305,14 +305,20 @@ struct Reader<'r> {
 }
 
 impl Reader<'_> {
-    /// Line and column of a top-level key (`key:`), if found.
+    /// Line and column of a key (`key:`), if found: a top-level one first.
     fn key_loc(&self, key: &str) -> Option<(usize, usize)> {
-        self.doc.text.lines().enumerate().find_map(|(i, l)| {
-            let t = l.trim_start();
-            let k = t.get(..key.len())?;
-            (k.eq_ignore_ascii_case(key) && t[key.len()..].trim_start().starts_with(':'))
-                .then(|| (self.doc.first_line + i, l.len() - t.len() + 1))
-        })
+        let find = |top: bool| {
+            self.doc.text.lines().enumerate().find_map(|(i, l)| {
+                let t = l.trim_start();
+                if top && t.len() != l.len() {
+                    return None;
+                }
+                let k = t.get(..key.len())?;
+                (k.eq_ignore_ascii_case(key) && t[key.len()..].trim_start().starts_with(':'))
+                    .then(|| (self.doc.first_line + i, l.len() - t.len() + 1))
+            })
+        };
+        find(true).or_else(|| find(false))
     }
 
     /// Where `needle` first appears at or after the line of `key` (else where `key` is).
@@ -411,18 +417,36 @@ impl Reader<'_> {
     fn stipulation(&self, d: &mut Draft) -> Result<(), ProblemError> {
         match get(self.map, "stipulation") {
             None => Ok(()),
-            Some(Value::Null) => Err(self.err_at(
-                self.loc("stipulation", ""),
-                "the stipulation is empty: in YAML an unquoted # starts a comment, so `stipulation: #3` \
-                 has no value; quote it: stipulation: \"#3\"",
-            )),
+            Some(Value::Null) => {
+                let at = self.loc("stipulation", "");
+                let line =
+                    at.0.checked_sub(self.doc.first_line)
+                        .and_then(|i| self.doc.text.lines().nth(i))
+                        .unwrap_or("");
+                let value = line.split_once(':').map_or("", |(_, v)| v.trim_start());
+                Err(self.err_at(
+                    at,
+                    if value.starts_with('#') {
+                        "the stipulation is empty: in YAML an unquoted # starts a comment, so \
+                         `stipulation: #3` has no value; quote it: stipulation: \"#3\""
+                    } else {
+                        "the stipulation is empty (write e.g. stipulation: \"#2\")"
+                    },
+                ))
+            }
             Some(v) => {
                 let Some(s) = scalar(v) else {
-                    return Err(self.err_at(self.loc("stipulation", ""), "the stipulation should be a text such as \"#2\""));
+                    return Err(self.err_at(
+                        self.loc("stipulation", ""),
+                        "the stipulation should be a text such as \"#2\"",
+                    ));
                 };
                 let at = self.loc("stipulation", &s);
                 if s.trim().is_empty() {
-                    return Err(self.err_at(at, "the stipulation is empty (write e.g. stipulation: \"#2\")"));
+                    return Err(self.err_at(
+                        at,
+                        "the stipulation is empty (write e.g. stipulation: \"#2\")",
+                    ));
                 }
                 d.stipulation = Some(Stipulation::parse(&s).map_err(|m| self.err_at(at, m))?);
                 Ok(())
