@@ -323,3 +323,72 @@ fn castling_moves(
 pub fn is_legal_child(child: &Position) -> bool {
     !child.mover_king_attacked()
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::core::parse_square as sq;
+    use crate::position::Position;
+    use crate::rules::Rules;
+
+    fn moves_from(fen: &str, from: &str) -> Vec<String> {
+        let pos = Position::from_fen(fen).unwrap();
+        let f = sq(from).unwrap();
+        let mut v: Vec<String> = Rules::default()
+            .legal_moves(&pos)
+            .into_iter()
+            .filter(|(m, _)| m.from == f)
+            .map(|(m, _)| crate::core::square_name(m.to))
+            .collect();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn nightrider_empty_and_blocked() {
+        // a1 nightrider: b3 c5 d7 along (1,2), c2 e3 g4 along (2,1) — counted by hand.
+        assert_eq!(
+            moves_from("k7/8/8/8/8/8/8/(N)6K w - - 0 1", "a1"),
+            ["b3", "c2", "c5", "d7", "e3", "g4"]
+        );
+        // an own pawn on c5 blocks the (1,2) line after b3
+        assert_eq!(
+            moves_from("k7/8/8/2P5/8/8/8/(N)6K w - - 0 1", "a1"),
+            ["b3", "c2", "e3", "g4"]
+        );
+        // an enemy piece on c5 can be captured, d7 stays out of reach
+        assert_eq!(
+            moves_from("k7/8/8/2p5/8/8/8/(N)6K w - - 0 1", "a1"),
+            ["b3", "c2", "c5", "e3", "g4"]
+        );
+    }
+
+    #[test]
+    fn compounds_move_as_each_part() {
+        // Empress (R+S) on a1 with the kings out of the way: 14 rook squares + b3, c2 = 16.
+        assert_eq!(
+            moves_from("7K/8/8/4k3/8/8/8/(EM)7 w - - 0 1", "a1").len(),
+            16
+        );
+        // Queen-nightrider on d4: 27 queen squares less a1 (own king) = 26, plus the
+        // nightrider squares e6 f8, f5 h6, f3 h2, e2, c2, b3, b5, c6 b8 = 12.
+        let v = moves_from("8/8/8/8/3(NQ)4/8/8/K6k w - - 0 1", "d4");
+        assert_eq!(v.len(), 27 - 1 + 12);
+    }
+
+    #[test]
+    fn pinned_compound_keeps_the_line() {
+        // White empress e2 pinned by the rook e8 against Ke1: only e3..e8 (no knight jumps).
+        assert_eq!(
+            moves_from("4r2k/8/8/8/8/8/4(EM)3/4K3 w - - 0 1", "e2"),
+            ["e3", "e4", "e5", "e6", "e7", "e8"]
+        );
+    }
+
+    #[test]
+    fn nightrider_checks_through_a_gap() {
+        let pos = Position::from_fen("7k/8/8/2K5/8/8/8/(n)7 w - - 0 1").unwrap();
+        assert!(pos.in_check(), "a1-b3-c5 is open");
+        let pos = Position::from_fen("7k/8/8/2K5/8/1P6/8/(n)7 w - - 0 1").unwrap();
+        assert!(!pos.in_check(), "b3 blocks");
+    }
+}
