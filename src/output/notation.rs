@@ -20,7 +20,7 @@ pub fn piece_letters(k: Kind) -> &'static str {
 }
 
 /// Text of a move without suffix.
-pub fn move_body(pos: &Position, m: Move, style: Style) -> String {
+pub fn move_body(rules: &Rules, pos: &Position, m: Move, style: Style) -> String {
     let kind = pos.board.kind_at(m.from).unwrap_or(Kind::Pawn);
     if m.kind == MoveKind::Castle {
         let long = m.to < m.from;
@@ -48,7 +48,7 @@ pub fn move_body(pos: &Position, m: Move, style: Style) -> String {
                 }
             } else {
                 s.push_str(piece_letters(kind));
-                s.push_str(&disambiguation(pos, m, kind));
+                s.push_str(&disambiguation(rules, pos, m, kind));
                 if capture {
                     s.push('x');
                 }
@@ -67,8 +67,7 @@ pub fn move_body(pos: &Position, m: Move, style: Style) -> String {
 }
 
 /// Short-algebraic disambiguation (file, rank or square) among same-kind pieces.
-fn disambiguation(pos: &Position, m: Move, kind: Kind) -> String {
-    let rules = Rules::default();
+fn disambiguation(rules: &Rules, pos: &Position, m: Move, kind: Kind) -> String {
     let others: Vec<Move> = rules
         .legal_moves(pos)
         .into_iter()
@@ -105,7 +104,7 @@ pub fn suffix(rules: &Rules, child: &Position, style: Style) -> &'static str {
 
 /// Full move text: body plus suffix.
 pub fn move_text(rules: &Rules, pos: &Position, m: Move, child: &Position, style: Style) -> String {
-    let mut s = move_body(pos, m, style);
+    let mut s = move_body(rules, pos, m, style);
     s.push_str(suffix(rules, child, style));
     s
 }

@@ -5,7 +5,6 @@
 
 use super::stipulation::Goal;
 use super::tt::{Facts, Tt};
-use crate::core::NO_SQUARE;
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
 use crate::rules::Rules;
@@ -316,7 +315,19 @@ impl<'a> Engine<'a> {
             return self.goal_in_one(ctx, pos).is_some();
         }
         let key = pos.hash ^ SALT_HELP ^ depth_salt(plies);
-        let bit = 1u32 << (plies % 32);
+        self.exact_depth(key, plies, pos, |child| self.help(ctx, child, plies - 1))
+    }
+
+    /// "Does some legal move of the side to move satisfy `test`?", remembered in the table
+    /// under `key` for the exact depth `k` (help and series play are not monotonic in k).
+    fn exact_depth(
+        &self,
+        key: u64,
+        k: u32,
+        pos: &Position,
+        mut test: impl FnMut(&Position) -> bool,
+    ) -> bool {
+        let bit = 1u32 << (k % 32);
         let f = self.tt.get(key);
         if f.win & bit != 0 {
             return true;
@@ -327,7 +338,7 @@ impl<'a> Engine<'a> {
         let found = self
             .rules
             .for_each_legal(pos, |_, child| {
-                if self.help(ctx, child, plies - 1) {
+                if test(child) {
                     ControlFlow::Break(())
                 } else {
                     ControlFlow::Continue(())
@@ -335,14 +346,12 @@ impl<'a> Engine<'a> {
             })
             .is_break();
         if !self.stopped() {
-            self.tt.add(
-                key,
-                if found {
-                    Facts { win: bit, fail: 0 }
-                } else {
-                    Facts { win: 0, fail: bit }
-                },
-            );
+            let facts = if found {
+                Facts { win: bit, fail: 0 }
+            } else {
+                Facts { win: 0, fail: bit }
+            };
+            self.tt.add(key, facts);
         }
         found
     }
@@ -360,35 +369,7 @@ impl<'a> Engine<'a> {
             return self.series_end(ctx, end, pos);
         }
         let key = pos.hash ^ SALT_SERIES[end as usize] ^ depth_salt(k);
-        let bit = 1u32 << (k % 32);
-        let f = self.tt.get(key);
-        if f.win & bit != 0 {
-            return true;
-        }
-        if f.fail & bit != 0 {
-            return false;
-        }
-        let found = self
-            .rules
-            .for_each_legal(pos, |_, child| {
-                if self.series_step(ctx, end, child, k) {
-                    ControlFlow::Break(())
-                } else {
-                    ControlFlow::Continue(())
-                }
-            })
-            .is_break();
-        if !self.stopped() {
-            self.tt.add(
-                key,
-                if found {
-                    Facts { win: bit, fail: 0 }
-                } else {
-                    Facts { win: 0, fail: bit }
-                },
-            );
-        }
-        found
+        self.exact_depth(key, k, pos, |child| self.series_step(ctx, end, child, k))
     }
 
     /// After a series move (`child`, other side to move) with `k` moves left before it.
@@ -437,9 +418,4 @@ impl<'a> Engine<'a> {
             }
         }
     }
-}
-
-/// True when `pos` has no en-passant square (used by assertions in tests).
-pub fn no_ep(pos: &Position) -> bool {
-    pos.ep == NO_SQUARE
 }

@@ -37,12 +37,12 @@ impl MoveInfo {
             promotion: m.promo.map(|k| k.code().to_string()),
             text: format!(
                 "{}{}",
-                move_body(pos, m, Style::Long),
+                move_body(rules, pos, m, Style::Long),
                 suffix(rules, child, Style::Long)
             ),
             short: format!(
                 "{}{}",
-                move_body(pos, m, Style::Short),
+                move_body(rules, pos, m, Style::Short),
                 suffix(rules, child, Style::Short)
             ),
             steps,

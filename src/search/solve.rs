@@ -173,6 +173,27 @@ fn limit<T>(v: &mut Vec<T>, max: Option<u32>) {
     }
 }
 
+/// Runs `f` on every root move in parallel, each with its own scratch context; the
+/// results come back in generation order, whatever the thread timing.
+fn by_root<R: Send>(
+    engine: &Engine,
+    roots: &[(Move, Position)],
+    settings: &Settings,
+    f: impl Fn(&mut Ctx, Move, &Position) -> R + Sync,
+) -> Vec<R> {
+    let done = AtomicU64::new(0);
+    roots
+        .par_iter()
+        .map(|(m, child)| {
+            let mut ctx = Ctx::new();
+            let r = f(&mut ctx, *m, child);
+            engine.flush(&mut ctx);
+            report(settings, &done, roots.len());
+            r
+        })
+        .collect()
+}
+
 /// Every help play of exactly `plies` half-moves, root moves in parallel.
 pub fn help_lines(
     engine: &Engine,
@@ -181,26 +202,14 @@ pub fn help_lines(
     settings: &Settings,
 ) -> Vec<Vec<MoveInfo>> {
     let roots = engine.rules.legal_moves(pos);
-    let done = AtomicU64::new(0);
-    let per_root: Vec<Vec<Vec<MoveInfo>>> = roots
-        .par_iter()
-        .map(|(m, child)| {
-            let mut ctx = Ctx::new();
-            let mut lines = vec![];
-            let ok = if plies == 1 {
-                engine.goal_reached(child)
-            } else {
-                engine.help(&mut ctx, child, plies - 1)
-            };
-            if ok {
-                let mut prefix = vec![MoveInfo::new(engine.rules, pos, *m, child)];
-                help_enum(engine, &mut ctx, child, plies - 1, &mut prefix, &mut lines);
-            }
-            engine.flush(&mut ctx);
-            report(settings, &done, roots.len());
-            lines
-        })
-        .collect();
+    let per_root = by_root(engine, &roots, settings, |ctx, m, child| {
+        let mut lines = vec![];
+        if engine.help(ctx, child, plies - 1) {
+            let mut prefix = vec![MoveInfo::new(engine.rules, pos, m, child)];
+            help_enum(engine, ctx, child, plies - 1, &mut prefix, &mut lines);
+        }
+        lines
+    });
     per_root.into_iter().flatten().collect()
 }
 
@@ -219,12 +228,7 @@ fn help_enum(
         return;
     }
     for (m, child) in engine.rules.legal_moves(pos) {
-        let ok = if plies == 1 {
-            engine.goal_reached(&child)
-        } else {
-            engine.help(ctx, &child, plies - 1)
-        };
-        if ok {
+        if engine.help(ctx, &child, plies - 1) {
             prefix.push(MoveInfo::new(engine.rules, pos, m, &child));
             help_enum(engine, ctx, &child, plies - 1, prefix, out);
             prefix.pop();
@@ -273,21 +277,14 @@ fn series_lines(
     settings: &Settings,
 ) -> Vec<Vec<MoveInfo>> {
     let roots = engine.rules.legal_moves(pos);
-    let done = AtomicU64::new(0);
-    let per_root: Vec<Vec<Vec<MoveInfo>>> = roots
-        .par_iter()
-        .map(|(m, child)| {
-            let mut ctx = Ctx::new();
-            let mut lines = vec![];
-            if engine.series_step(&mut ctx, end, child, k) {
-                let mut prefix = vec![MoveInfo::new(engine.rules, pos, *m, child)];
-                series_after(engine, &mut ctx, end, child, k, &mut prefix, &mut lines);
-            }
-            engine.flush(&mut ctx);
-            report(settings, &done, roots.len());
-            lines
-        })
-        .collect();
+    let per_root = by_root(engine, &roots, settings, |ctx, m, child| {
+        let mut lines = vec![];
+        if engine.series_step(ctx, end, child, k) {
+            let mut prefix = vec![MoveInfo::new(engine.rules, pos, m, child)];
+            series_after(engine, ctx, end, child, k, &mut prefix, &mut lines);
+        }
+        lines
+    });
     per_root.into_iter().flatten().collect()
 }
 
@@ -377,32 +374,24 @@ fn solve_battle(
         }
         return;
     }
-    let done = AtomicU64::new(0);
-    // Per root move: refutations (empty = key), capped at defence+1 when tries are wanted.
+    // Per root move: refutations (empty = key, capped at defence+1 when tries are wanted),
+    // and for a key its own (shortest) length.
     let cap = if opts.tries {
         opts.defence as usize + 1
     } else {
         1
     };
-    // Per root move: its refutations, and for a key its own (shortest) length.
-    let analysed: Vec<(Vec<Move>, u32, bool)> = roots
-        .par_iter()
-        .map(|(_, child)| {
-            let mut ctx = Ctx::new();
-            let refs = tree::refutations(engine, &mut ctx, battle, child, n, cap);
-            let len = if refs.is_empty() {
-                (1..=n)
-                    .find(|&k| engine.def(&mut ctx, battle, child, k))
-                    .unwrap_or(n)
-            } else {
-                n
-            };
-            let decided = !engine.stopped();
-            engine.flush(&mut ctx);
-            report(settings, &done, roots.len());
-            (refs, len, decided)
-        })
-        .collect();
+    let analysed = by_root(engine, &roots, settings, |ctx, _, child| {
+        let refs = tree::refutations(engine, ctx, battle, child, n, cap);
+        let len = if refs.is_empty() {
+            (1..=n)
+                .find(|&k| engine.def(ctx, battle, child, k))
+                .unwrap_or(n)
+        } else {
+            n
+        };
+        (refs, len, !engine.stopped())
+    });
     let mut ctx = Ctx::new();
     let mut shortest = n;
     for ((m, child), (refs, len, decided)) in roots.iter().zip(analysed) {
@@ -418,7 +407,7 @@ fn solve_battle(
             out.tree.push(node);
         } else if opts.tries
             && refs.len() <= opts.defence as usize
-            && !tree::is_trivial_try(engine, battle, child)
+            && !tree::is_trivial_try(engine, child)
         {
             let refutations: Vec<MoveInfo> = refs
                 .iter()

@@ -55,7 +55,7 @@ fn defence_fails(engine: &Engine, ctx: &mut Ctx, b: Battle, grand: &Position, n:
 }
 
 /// A try whose refutation is "no defence needed" (the move fails by itself) is not printed.
-pub fn is_trivial_try(engine: &Engine, _b: Battle, child: &Position) -> bool {
+pub fn is_trivial_try(engine: &Engine, child: &Position) -> bool {
     !engine.rules.has_legal_move(child)
 }
 
@@ -114,15 +114,7 @@ fn attacker_node(
     opts: &Options,
     expand: bool,
 ) -> TreeNode {
-    let mut node = TreeNode {
-        ply,
-        mv: MoveInfo::new(engine.rules, pos, m, child),
-        mark: String::new(),
-        threats: vec![],
-        zugzwang: false,
-        children: vec![],
-        refutations: vec![],
-    };
+    let mut node = leaf(engine, pos, m, child, ply);
     if !engine.rules.has_legal_move(child) {
         return node;
     }
@@ -170,16 +162,7 @@ fn attacker_node(
             }
             continue;
         }
-        let dinfo = MoveInfo::new(engine.rules, child, d, &grand);
-        let mut dnode = TreeNode {
-            ply: ply + 1,
-            mv: dinfo,
-            mark: String::new(),
-            threats: vec![],
-            zugzwang: false,
-            children: vec![],
-            refutations: vec![],
-        };
+        let mut dnode = leaf(engine, child, d, &grand, ply + 1);
         if b != Battle::Direct && engine.goal_reached(&grand) {
             // The defender reaches the goal: shown after the attacker's last move; earlier it
             // is a trivial defence (Popeye's default hides it).
@@ -216,25 +199,31 @@ fn attacker_node(
         if opts.short_variations_off && s < n - 1 {
             continue;
         }
-        for (am, ac) in engine.rules.legal_moves(&grand) {
-            if attacker_move_wins(engine, ctx, b, &ac, s) {
-                dnode.children.push(attacker_node(
-                    engine,
-                    ctx,
-                    b,
-                    &grand,
-                    am,
-                    &ac,
-                    s,
-                    ply + 2,
-                    opts,
-                    true,
-                ));
-            }
-        }
+        dnode.children = continuations(engine, ctx, b, &grand, s, ply + 2, opts);
         node.children.push(dnode);
     }
     node
+}
+
+/// Every attacker move in `pos` that succeeds within `s` moves, each with its subtree.
+fn continuations(
+    engine: &Engine,
+    ctx: &mut Ctx,
+    b: Battle,
+    pos: &Position,
+    s: u32,
+    ply: u32,
+    opts: &Options,
+) -> Vec<TreeNode> {
+    let mut out = vec![];
+    for (am, ac) in engine.rules.legal_moves(pos) {
+        if attacker_move_wins(engine, ctx, b, &ac, s) {
+            out.push(attacker_node(
+                engine, ctx, b, pos, am, &ac, s, ply, opts, true,
+            ));
+        }
+    }
+    out
 }
 
 /// After an attacker move (defender to move in `child`), does the plan succeed within `k`
@@ -277,15 +266,7 @@ pub fn set_play(
             }
             continue;
         }
-        let mut dnode = TreeNode {
-            ply: 1,
-            mv: MoveInfo::new(engine.rules, &passed, d, &grand),
-            mark: String::new(),
-            threats: vec![],
-            zugzwang: false,
-            children: vec![],
-            refutations: vec![],
-        };
+        let mut dnode = leaf(engine, &passed, d, &grand, 1);
         if b != Battle::Direct && engine.goal_reached(&grand) {
             // Short set play (the defender reaches the goal at once) is shown when threats
             // are off or the stipulation has one move.
@@ -303,13 +284,7 @@ pub fn set_play(
         let Some(s) = shortest_win(engine, ctx, b, &grand, n - 1) else {
             continue;
         };
-        for (am, ac) in engine.rules.legal_moves(&grand) {
-            if attacker_move_wins(engine, ctx, b, &ac, s) {
-                dnode.children.push(attacker_node(
-                    engine, ctx, b, &grand, am, &ac, s, 2, opts, true,
-                ));
-            }
-        }
+        dnode.children = continuations(engine, ctx, b, &grand, s, 2, opts);
         out.push(dnode);
     }
     out
