@@ -40,8 +40,12 @@ fn index() -> Vec<Entry> {
 
 /// Solves one corpus problem and returns the differences with Popeye's output.
 fn compare(name: &str) -> Vec<String> {
-    let inp = format!("{DATA}/{name}.inp");
-    let expected = std::fs::read_to_string(format!("{DATA}/{name}.out")).expect("expected output");
+    compare_in(DATA, name)
+}
+
+fn compare_in(dir: &str, name: &str) -> Vec<String> {
+    let inp = format!("{dir}/{name}.inp");
+    let expected = std::fs::read_to_string(format!("{dir}/{name}.out")).expect("expected output");
     let problems = load_file(Path::new(&inp)).unwrap_or_else(|e| panic!("{e}"));
     let mut got = String::new();
     for p in &problems {
@@ -100,4 +104,23 @@ fn corpus_light() {
 #[ignore]
 fn corpus_heavy() {
     run(|e| !light(e));
+}
+
+/// Extra cases (en passant in help play, twins, ...) with Popeye's output beside them.
+#[test]
+fn extra_cases() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/popeye_extra");
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|e| {
+            let p = e.ok()?.path();
+            (p.extension()? == "inp").then(|| p.file_stem().unwrap().to_string_lossy().into_owned())
+        })
+        .collect();
+    names.sort();
+    assert!(!names.is_empty());
+    for n in names {
+        let d = compare_in(dir, &n);
+        assert!(d.is_empty(), "{n}:\n{}", d.join("\n"));
+    }
 }

@@ -54,11 +54,9 @@ pub fn start_position(inst: &TwinInstance) -> Position {
         _ => false,
     };
     let mut pos = inst.position;
-    if black_starts != (pos.side == Color::Black) {
-        pos = pos.null_move();
-    }
-    // A pass keeps castling; recompute the hash (the en-passant square stays as given).
-    pos.hash = pos.compute_hash();
+    pos.side = if black_starts { Color::Black } else { Color::White };
+    // Keeps castling; keeps the en-passant square when the starting side can use it.
+    pos.normalize();
     pos
 }
 
