@@ -246,7 +246,8 @@ fn solve_cmd(a: &SolveArgs) -> i32 {
                     }
                 }
                 if !t.label.is_empty() {
-                    out.push_str(&format!("{}) {}\n", t.label, t.stipulation));
+                    let plus = if t.continued { "+" } else { "" };
+                    out.push_str(&format!("{plus}{}) {}\n", t.label, t.description));
                 }
                 if !options.no_board && results.is_empty() {
                     out.push_str(&format!("{}  {}\n", problem_name(p), p.file));

@@ -161,6 +161,10 @@ pub struct Problem {
 /// One twin ready to solve.
 #[derive(Clone, Debug)]
 pub struct TwinInstance {
+    /// What the twin changed, as Popeye prints it (`wSb1-->b3`, `-wPc2`, `rotate 180`).
+    pub description: String,
+    /// Derived from the previous twin (printed with a `+` before the label).
+    pub continued: bool,
     /// "" when the problem has no twins, else "a", "b", ...
     pub label: String,
     pub position: Position,
@@ -767,6 +771,48 @@ struct TwinState {
 }
 
 impl TwinState {
+    /// Popeye's description of a twin command, read off the position before it.
+    fn describe(&self, c: &TwinCommand) -> String {
+        let at = |s: Square| match self.board[s as usize] {
+            Some(p) => format!(
+                "{}{}{}",
+                if p.color == Color::White { 'w' } else { 'b' },
+                p.kind.code(),
+                square_name(s)
+            ),
+            None => square_name(s),
+        };
+        let piece = |p: Piece, s: Square| {
+            format!(
+                "{}{}{}",
+                if p.color == Color::White { 'w' } else { 'b' },
+                p.kind.code(),
+                square_name(s)
+            )
+        };
+        match *c {
+            TwinCommand::Move(a, b) => format!("{}-->{}", at(a), square_name(b)),
+            TwinCommand::Exchange(a, b) => format!("{}<-->{}", at(a), at(b)),
+            TwinCommand::Remove(a) => format!("-{}", at(a)),
+            TwinCommand::Add(p, s) => format!("+{}", piece(p, s)),
+            TwinCommand::Substitute(a, b) => format!("{} ==> {}", a.code(), b.code()),
+            TwinCommand::Rotate(d) => format!("rotate {d}"),
+            TwinCommand::Mirror(m) => format!(
+                "mirror {}",
+                match m {
+                    Mirror::Files => "a1<-->h1",
+                    Mirror::Ranks => "a1<-->a8",
+                    Mirror::A1H8 => "a1<-->h8",
+                    Mirror::H1A8 => "h1<-->a8",
+                }
+            ),
+            TwinCommand::Shift(a, b) => format!("shift {} ==> {}", square_name(a), square_name(b)),
+            TwinCommand::Stipulation(s) => s.to_string(),
+            TwinCommand::Condition(c) => c.name().to_string(),
+            TwinCommand::PolishType => "PolishType".into(),
+        }
+    }
+
     fn apply(&mut self, c: &TwinCommand) -> Result<(), String> {
         let empty = |s: Square| format!("there is no piece on {}", square_name(s));
         match *c {
@@ -903,7 +949,9 @@ impl Problem {
                 column: None,
                 message: format!("twin {}: {m}", twin.label),
             };
+            let mut description = vec![];
             for c in &twin.commands {
+                description.push(st.describe(c));
                 st.apply(c)
                     .map_err(|m| err(format!("{}: {m}", command_text(c))))?;
             }
@@ -919,6 +967,8 @@ impl Problem {
             pos.ep = st.ep;
             finish_position(&mut pos);
             let inst = TwinInstance {
+                description: description.join("  "),
+                continued: twin.continued,
                 label: twin.label.clone(),
                 position: pos,
                 stipulation: st.stipulation,
@@ -932,6 +982,8 @@ impl Problem {
 
     fn base_instance(&self) -> TwinInstance {
         TwinInstance {
+            description: String::new(),
+            continued: false,
             label: String::new(),
             position: self.position,
             stipulation: self.stipulation,

@@ -54,7 +54,11 @@ pub fn start_position(inst: &TwinInstance) -> Position {
         _ => false,
     };
     let mut pos = inst.position;
-    pos.side = if black_starts { Color::Black } else { Color::White };
+    pos.side = if black_starts {
+        Color::Black
+    } else {
+        Color::White
+    };
     // Keeps castling; keeps the en-passant square when the starting side can use it.
     pos.normalize();
     pos
