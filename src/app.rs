@@ -4,7 +4,7 @@
 use crate::cli::{Cli, Command, Format, PerftArgs, ShowArgs, SolveArgs};
 use crate::core::Kind;
 use crate::output::notation::{Style, move_text};
-use crate::output::text::{diagram, twin_text};
+use crate::output::text::{diagram, twin_header, twin_text};
 use crate::position::Position;
 use crate::problem::{self, Problem, ProblemError};
 use crate::rules::{Condition, Rules, perft};
@@ -245,10 +245,7 @@ fn solve_cmd(a: &SolveArgs) -> i32 {
                         out.push('\n');
                     }
                 }
-                if !t.label.is_empty() {
-                    let plus = if t.continued { "+" } else { "" };
-                    out.push_str(&format!("{plus}{}) {}\n", t.label, t.description));
-                }
+                out.push_str(&twin_header(t));
                 if !options.no_board && results.is_empty() {
                     out.push_str(&format!("{}  {}\n", problem_name(p), p.file));
                     out.push_str(&diagram(&t.position));

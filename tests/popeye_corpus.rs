@@ -7,7 +7,7 @@
 //! `cargo test --release --test popeye_corpus -- --ignored`) runs the rest.
 
 use chainmate::output::notation::Style;
-use chainmate::output::text::twin_text;
+use chainmate::output::text::{twin_header, twin_text};
 use chainmate::problem::load_file;
 use chainmate::rules::Rules;
 use chainmate::search::solve::{Settings, solve_twin};
@@ -62,6 +62,7 @@ fn compare_in(dir: &str, name: &str) -> Vec<String> {
             };
             let r = solve_twin(&t, &rules, &settings);
             assert!(r.complete, "{name}: search incomplete");
+            got.push_str(&twin_header(&t));
             got.push_str(&twin_text(&r, Style::Long));
         }
     }

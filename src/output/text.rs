@@ -101,6 +101,15 @@ fn write_line(
     out.push('\n');
 }
 
+/// The header line of a twin (`a) `, `b) wSb1-->b3`, `+c) +wPb5`), empty without twins.
+pub fn twin_header(t: &crate::problem::TwinInstance) -> String {
+    if t.label.is_empty() {
+        return String::new();
+    }
+    let plus = if t.continued { "+" } else { "" };
+    format!("{plus}{}) {}\n", t.label, t.description)
+}
+
 /// Prints one twin's solution (without diagram).
 pub fn twin_text(r: &TwinResult, style: Style) -> String {
     let mut out = String::new();
