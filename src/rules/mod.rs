@@ -142,6 +142,14 @@ impl Rules {
         }
     }
 
+    /// Could `m` have been generated in `pos`?
+    #[inline]
+    pub fn is_pseudo_legal(&self, pos: &Position, m: Move) -> bool {
+        match self.condition {
+            Condition::Orthodox => orthodox::is_pseudo_legal(pos, self, m),
+        }
+    }
+
     /// Plays a generated move; `None` when it leaves the own king attacked.
     #[inline]
     pub fn play(&self, pos: &Position, m: Move) -> Option<Position> {

@@ -66,7 +66,10 @@ pub struct Engine<'a> {
 /// Per-task scratch: node counter and remembered refutations (killers) per depth.
 pub struct Ctx {
     pub nodes: u64,
+    /// Refutations remembered per depth (defender nodes).
     killers: [Option<Move>; 64],
+    /// Winning attacker moves remembered per depth (index 1: the last mating move).
+    wins: [Option<Move>; 64],
 }
 
 impl Default for Ctx {
@@ -80,6 +83,7 @@ impl Ctx {
         Ctx {
             nodes: 0,
             killers: [None; 64],
+            wins: [None; 64],
         }
     }
 }
@@ -121,6 +125,17 @@ impl<'a> Engine<'a> {
     pub fn goal_in_one(&self, ctx: &mut Ctx, pos: &Position) -> Option<Move> {
         let mut found = None;
         if self.goal == Goal::Mate {
+            // The mate found last is often a mate here too.
+            if let Some(k) = ctx.wins[1] {
+                if self.rules.is_pseudo_legal(pos, k) {
+                    if let Some(child) = self.rules.play(pos, k) {
+                        ctx.nodes += 1;
+                        if self.rules.in_check(&child) && !self.rules.has_legal_move(&child) {
+                            return Some(k);
+                        }
+                    }
+                }
+            }
             let _ = self.rules.for_each_legal_check(pos, |m, child| {
                 ctx.nodes += 1;
                 if !self.rules.has_legal_move(child) {
@@ -130,6 +145,9 @@ impl<'a> Engine<'a> {
                     ControlFlow::Continue(())
                 }
             });
+            if found.is_some() {
+                ctx.wins[1] = found;
+            }
             return found;
         }
         let _ = self.rules.for_each_legal(pos, |m, child| {
@@ -156,6 +174,11 @@ impl<'a> Engine<'a> {
         debug_assert!(n >= 1);
         if self.stopped() {
             return false;
+        }
+        if n == 1 && b == Battle::Direct {
+            // Mate in one is cheaper to search than to look up.
+            ctx.nodes += 1;
+            return self.goal_in_one(ctx, pos).is_some();
         }
         let key = pos.hash ^ SALT_ATT[b as usize];
         let f = self.tt.get(key);
@@ -212,15 +235,28 @@ impl<'a> Engine<'a> {
         if n == 1 && b == Battle::Direct {
             return self.goal_in_one(ctx, pos).is_some();
         }
-        self.rules
-            .for_each_legal(pos, |_, child| {
-                if self.def(ctx, b, child, n) {
-                    ControlFlow::Break(())
-                } else {
-                    ControlFlow::Continue(())
+        let depth = (n as usize).min(63);
+        let first = ctx.wins[depth].filter(|&k| self.rules.is_pseudo_legal(pos, k));
+        if let Some(k) = first {
+            if let Some(child) = self.rules.play(pos, k) {
+                if self.def(ctx, b, &child, n) {
+                    return true;
                 }
-            })
-            .is_break()
+            }
+        }
+        let mut won = None;
+        let r = self.rules.for_each_legal(pos, |m, child| {
+            if Some(m) != first && self.def(ctx, b, child, n) {
+                won = Some(m);
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        });
+        if r.is_break() {
+            ctx.wins[depth] = won;
+        }
+        r.is_break()
     }
 
     /// Defender to move after an attacker move; `n` counts the attacker's moves including the
