@@ -38,6 +38,11 @@ const SALT_ATT: [u64; 3] = [
     0x51A7_0002_0000_0002,
     0x51A7_0003_0000_0003,
 ];
+const SALT_DEF: [u64; 3] = [
+    0xDEF0_0008_0000_0008,
+    0xDEF0_0009_0000_0009,
+    0xDEF0_000A_0000_000A,
+];
 const SALT_HELP: u64 = 0x4E1F_0000_0000_0004;
 const SALT_SERIES: [u64; 3] = [
     0x5E71_0005_0000_0005,
@@ -262,15 +267,40 @@ impl<'a> Engine<'a> {
     /// Defender to move after an attacker move; `n` counts the attacker's moves including the
     /// one just made. True when the attacker's plan succeeds against every defence.
     pub fn def(&self, ctx: &mut Ctx, b: Battle, pos: &Position, n: u32) -> bool {
+        if n < 2 {
+            return self.def_search(ctx, b, pos, n);
+        }
+        // Success is monotonic in n: proven for n means proven for every larger n.
+        let key = pos.hash ^ SALT_DEF[b as usize];
+        let f = self.tt.get(key);
+        if f.win & ((1u32 << (n + 1)) - 1) != 0 {
+            return true;
+        }
+        if f.fail >> n != 0 {
+            return false;
+        }
+        let ok = self.def_search(ctx, b, pos, n);
+        if !self.stopped() {
+            let facts = if ok {
+                Facts {
+                    win: 1 << n,
+                    fail: 0,
+                }
+            } else {
+                Facts {
+                    win: 0,
+                    fail: 1 << n,
+                }
+            };
+            self.tt.add(key, facts);
+        }
+        ok
+    }
+
+    fn def_search(&self, ctx: &mut Ctx, b: Battle, pos: &Position, n: u32) -> bool {
         ctx.nodes += 1;
-        if let Some(t) = self.threat_limit {
-            if t >= 1
-                && n > t
-                && !self.rules.in_check(pos)
-                && !self.att(ctx, b, &pos.null_move(), t)
-            {
-                return false;
-            }
+        if self.threat_restricted(ctx, b, pos, n) {
+            return false;
         }
         match b {
             Battle::Direct => {
@@ -300,6 +330,17 @@ impl<'a> Engine<'a> {
                 }
                 self.all_defences(ctx, b, pos, n, |_, _| false)
             }
+        }
+    }
+
+    /// Popeye's `Threat n`: after an attacker move that leaves more than n moves and does
+    /// not check, the attacker must threaten to succeed within n moves, or the move fails.
+    pub fn threat_restricted(&self, ctx: &mut Ctx, b: Battle, pos: &Position, n: u32) -> bool {
+        match self.threat_limit {
+            Some(t) if t >= 1 && n > t && !self.rules.in_check(pos) => {
+                !self.att(ctx, b, &pos.null_move(), t)
+            }
+            _ => false,
         }
     }
 

@@ -385,7 +385,7 @@ fn solve_battle(
     };
     let analysed = by_root(engine, &roots, settings, |ctx, _, child| {
         let refs = tree::refutations(engine, ctx, battle, child, n, cap);
-        let len = if refs.is_empty() {
+        let len = if refs.as_ref().is_some_and(|r| r.is_empty()) {
             (1..=n)
                 .find(|&k| engine.def(ctx, battle, child, k))
                 .unwrap_or(n)
@@ -397,9 +397,10 @@ fn solve_battle(
     let mut ctx = Ctx::new();
     let mut shortest = n;
     for ((m, child), (refs, len, decided)) in roots.iter().zip(analysed) {
-        if !decided {
+        // A move that fails without a defence to name is neither key nor try.
+        let (true, Some(refs)) = (decided, refs) else {
             continue;
-        }
+        };
         let info = MoveInfo::new(engine.rules, pos, *m, child);
         if refs.is_empty() {
             out.keys.push(info.clone());
@@ -407,10 +408,7 @@ fn solve_battle(
             shortest = shortest.min(len);
             let node = tree::key_node(engine, &mut ctx, battle, pos, *m, child, len, opts, "key");
             out.tree.push(node);
-        } else if opts.tries
-            && refs.len() <= opts.defence as usize
-            && !tree::is_trivial_try(engine, child)
-        {
+        } else if opts.tries && refs.len() <= opts.defence as usize {
             let refutations: Vec<MoveInfo> = refs
                 .iter()
                 .map(|r| {

@@ -8,10 +8,15 @@ use super::result::{MoveInfo, TreeNode};
 use crate::moves::Move;
 use crate::position::Position;
 use crate::problem::Options;
+use rayon::prelude::*;
 use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Defender's moves in `child` (defender to move, attacker has `n` moves including the one
-/// just made) that refute the attacker's plan; stops after `cap` of them.
+/// just made) that refute the attacker's plan; `None` when the plan fails without a defence
+/// to name (no legal defence, or Popeye's `Threat n`). The defences are examined in parallel;
+/// once `cap` refutations are known the rest are skipped, so the list is complete (and the
+/// same for every thread count) whenever it is shorter than `cap`.
 pub fn refutations(
     engine: &Engine,
     ctx: &mut Ctx,
@@ -19,29 +24,36 @@ pub fn refutations(
     child: &Position,
     n: u32,
     cap: usize,
-) -> Vec<Move> {
-    let mut refs = vec![];
-    if engine.def(ctx, b, child, n) {
-        return refs;
-    }
+) -> Option<Vec<Move>> {
     if !engine.rules.has_legal_move(child) {
-        // No defence at all, yet the plan fails (stalemate in #N, or self/reflex without a
-        // defender move): the move fails without a refutation to name.
-        return vec![Move::new(0, 0)];
+        return engine.def(ctx, b, child, n).then(Vec::new);
+    }
+    if engine.threat_restricted(ctx, b, child, n) {
+        return None;
     }
     if b == Battle::Reflex && engine.goal_in_one(ctx, child).is_some() {
-        return refs;
+        return Some(vec![]);
     }
-    let _ = engine.rules.for_each_legal(child, |d, grand| {
-        if !defence_fails(engine, ctx, b, grand, n) {
-            refs.push(d);
-            if refs.len() >= cap {
-                return ControlFlow::Break(());
+    let defences = engine.rules.legal_moves(child);
+    let found = AtomicUsize::new(0);
+    let results: Vec<Option<Move>> = defences
+        .par_iter()
+        .map(|(d, grand)| {
+            if found.load(Ordering::Relaxed) >= cap {
+                return None;
             }
-        }
-        ControlFlow::Continue(())
-    });
-    refs
+            let mut local = Ctx::new();
+            let fails = defence_fails(engine, &mut local, b, grand, n);
+            engine.flush(&mut local);
+            if fails {
+                None
+            } else {
+                found.fetch_add(1, Ordering::Relaxed);
+                Some(*d)
+            }
+        })
+        .collect();
+    Some(results.into_iter().flatten().collect())
 }
 
 /// After defence `d` (attacker to move in `grand`): does the attacker still succeed?
@@ -52,11 +64,6 @@ fn defence_fails(engine: &Engine, ctx: &mut Ctx, b: Battle, grand: &Position, n:
             engine.goal_reached(grand) || (n > 1 && engine.att(ctx, b, grand, n - 1))
         }
     }
-}
-
-/// A try whose refutation is "no defence needed" (the move fails by itself) is not printed.
-pub fn is_trivial_try(engine: &Engine, child: &Position) -> bool {
-    !engine.rules.has_legal_move(child)
 }
 
 /// A node without continuations.
