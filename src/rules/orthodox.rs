@@ -247,8 +247,73 @@ pub fn each_legal_unplayed(
 }
 
 /// Does the side to move have a legal move? (The mate solver's hottest question.)
+/// Decided square-set-wise: king flights first, then for each unpinned piece whether any
+/// of its target squares answers the check (or any target at all without check). Pinned
+/// pieces, en passant and castling go through the move-by-move test.
 pub fn has_legal_move(pos: &Position, rules: &Rules) -> bool {
-    each_legal_unplayed(pos, rules, &mut |_| ControlFlow::Break(())).is_break()
+    let us = pos.side;
+    let ksq = pos.king(us);
+    if ksq == NO_SQUARE {
+        return each_pseudo_legal(pos, rules, &mut |_| ControlFlow::Break(())).is_break();
+    }
+    let them = us.flip();
+    let board = &pos.board;
+    let own = board.by_color[us.idx()];
+    let enemy = board.by_color[them.idx()];
+    let occ = own | enemy;
+    for to in Squares(KING[ksq as usize] & !own) {
+        if !board.attacked_with(to, them, occ ^ bb(ksq)) {
+            return true;
+        }
+    }
+    let checkers = board.attackers_to(ksq, them, occ);
+    let targets = match checkers.count_ones() {
+        0 => !0,
+        1 => checkers | line_between(ksq, checkers.trailing_zeros() as u8),
+        _ => return false,
+    };
+    let pinned = pinned(pos);
+    let fwd = us.forward();
+    for from in Squares(own & !bb(ksq) & !pinned) {
+        let kind = board.kind_at(from).expect("own square is occupied");
+        let reach = if kind == Kind::Pawn {
+            if us.relative_rank(from) == 7 {
+                continue;
+            }
+            let one = (from as i8 + fwd) as u8;
+            let mut r = pawn_attacks(us, from) & enemy;
+            if occ & bb(one) == 0 {
+                r |= bb(one);
+                if us.relative_rank(from) == 1 {
+                    let two = (one as i8 + fwd) as u8;
+                    r |= bb(two) & !occ;
+                }
+            }
+            r
+        } else {
+            piece_attacks(from, us, kind, occ) & !own
+        };
+        if reach & targets != 0 {
+            return true;
+        }
+    }
+    // Pinned pieces, en passant and castling: move by move.
+    if pinned == 0 && pos.ep == NO_SQUARE && (pos.castling == 0 || checkers != 0) {
+        return false;
+    }
+    each_legal_unplayed(pos, rules, &mut |m| {
+        if m.from == ksq && m.kind != MoveKind::Castle {
+            ControlFlow::Continue(()) // king steps were all tried above
+        } else if pinned & bb(m.from) != 0
+            || m.kind == MoveKind::EnPassant
+            || m.kind == MoveKind::Castle
+        {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    })
+    .is_break()
 }
 
 /// Number of legal moves (perft's last ply).
@@ -471,6 +536,39 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The fast "any legal move?" answer agrees with counting the legal moves, on every
+    /// position two plies deep from the public perft positions.
+    #[test]
+    fn has_legal_move_agrees_with_count() {
+        let fens = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+            "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",
+            "k7/8/1K6/8/8/8/8/(n)6(EM) w - - 0 1",
+        ];
+        let rules = Rules::default();
+        let mut checked = 0;
+        for f in fens {
+            let pos = Position::from_fen(f).unwrap();
+            for (_, c1) in rules.legal_moves(&pos) {
+                for (_, c2) in std::iter::once((crate::moves::Move::new(0, 0), c1))
+                    .chain(rules.legal_moves(&c1))
+                {
+                    assert_eq!(
+                        super::has_legal_move(&c2, &rules),
+                        super::count_legal(&c2, &rules) > 0,
+                        "{}",
+                        c2.to_fen()
+                    );
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 1000);
     }
 
     #[test]
