@@ -14,12 +14,29 @@ use chainmate::search::solve::{Settings, solve_twin};
 use chainmate::solution_text::{diff, parse};
 use std::path::Path;
 use std::process::Command;
-use std::time::Instant;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/popeye/bench");
 
-fn solve(file: &str, threads: usize) -> (f64, String, u64) {
+/// Solves with a time limit (BENCH_LIMIT seconds, default 120); returns the seconds, the
+/// printed solution, the nodes and whether the search finished.
+fn solve(file: &str, threads: usize) -> (f64, String, u64, bool) {
     let problems = load_file(Path::new(file)).expect("bench problem loads");
+    let limit: f64 = std::env::var("BENCH_LIMIT")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(120.0);
+    let stop = Arc::new(AtomicBool::new(false));
+    {
+        let stop = stop.clone();
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_secs_f64(limit));
+            stop.store(true, Ordering::Relaxed);
+        });
+    }
+    let mut complete = true;
     let started = Instant::now();
     let mut text = String::new();
     let mut nodes = 0;
@@ -29,15 +46,17 @@ fn solve(file: &str, threads: usize) -> (f64, String, u64) {
             let settings = Settings {
                 options: p.options.clone(),
                 threads,
-                hash_mb: 64,
+                stop: stop.clone(),
                 ..Settings::default()
             };
             let r = solve_twin(&t, &rules, &settings);
+            complete &= r.complete;
             nodes += r.nodes;
             text.push_str(&twin_text(&r, Style::Long));
         }
     }
-    (started.elapsed().as_secs_f64(), text, nodes)
+    stop.store(true, Ordering::Relaxed);
+    (started.elapsed().as_secs_f64(), text, nodes, complete)
 }
 
 fn main() {
@@ -66,9 +85,9 @@ fn main() {
                     .map(|s| s.trim().to_string())
             })
             .unwrap_or_default();
-        let (t1, text, nodes) = solve(&file, 1);
+        let (t1, text, nodes, done1) = solve(&file, 1);
         let d = diff(&parse(&expected), &parse(&text));
-        let (t2, _, _) = solve(&file, 2);
+        let (t2, _, _, done2) = solve(&file, 2);
         let py = popeye.as_ref().map(|bin| {
             let t = Instant::now();
             let _ = Command::new(bin)
@@ -86,7 +105,9 @@ fn main() {
         println!(
             "bench_{id:<4} {stip:>8} {nodes:>12} {t1:>9.3} {t2:>9.3} {:>9.2} {py_s:>9} {ratio:>8}{}",
             t1 / t2,
-            if d.is_empty() {
+            if !(done1 && done2) {
+                "  STOPPED AT THE TIME LIMIT"
+            } else if d.is_empty() {
                 ""
             } else {
                 "  OUTPUT DIFFERS FROM POPEYE"

@@ -5,7 +5,7 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 
 pub struct Tt {
-    slots: Vec<[AtomicU64; 2]>,
+    slots: Box<[[AtomicU64; 2]]>,
     mask: usize,
 }
 
@@ -31,6 +31,43 @@ impl Facts {
     }
 }
 
+/// `n` zeroed slots, aligned to 2 MB and (on Linux) marked for transparent huge pages: the
+/// table is probed at random, so fewer TLB misses and page faults matter.
+fn zeroed_slots(n: usize) -> Box<[[AtomicU64; 2]]> {
+    use std::alloc::{Layout, alloc_zeroed, handle_alloc_error};
+    let layout = Layout::from_size_align(n * 16, 2 << 20).expect("table layout");
+    // SAFETY: the layout has non-zero size; all-zero bytes are valid AtomicU64 values; the
+    // box takes ownership of exactly this allocation with the same layout (size n * 16,
+    // element alignment 8 divides 2 MB), and is freed by `Drop for Tt` below.
+    unsafe {
+        let ptr = alloc_zeroed(layout);
+        if ptr.is_null() {
+            handle_alloc_error(layout);
+        }
+        #[cfg(target_os = "linux")]
+        libc::madvise(ptr as *mut libc::c_void, n * 16, libc::MADV_HUGEPAGE);
+        Box::from_raw(std::ptr::slice_from_raw_parts_mut(
+            ptr as *mut [AtomicU64; 2],
+            n,
+        ))
+    }
+}
+
+impl Drop for Tt {
+    fn drop(&mut self) {
+        use std::alloc::{Layout, dealloc};
+        let slots = std::mem::take(&mut self.slots);
+        let n = slots.len();
+        if n == 0 {
+            return;
+        }
+        let layout = Layout::from_size_align(n * 16, 2 << 20).expect("table layout");
+        let ptr = Box::into_raw(slots) as *mut u8;
+        // SAFETY: allocated in `zeroed_slots` with this layout.
+        unsafe { dealloc(ptr, layout) }
+    }
+}
+
 impl Tt {
     /// A table using about `mb` megabytes (at least 1024 entries, a power of two).
     pub fn new(mb: usize) -> Tt {
@@ -40,9 +77,10 @@ impl Tt {
             n /= 2;
         }
         let n = n.max(1024);
-        let mut slots = Vec::with_capacity(n);
-        slots.resize_with(n, || [AtomicU64::new(0), AtomicU64::new(0)]);
-        Tt { slots, mask: n - 1 }
+        Tt {
+            slots: zeroed_slots(n),
+            mask: n - 1,
+        }
     }
 
     #[inline]
