@@ -31,21 +31,19 @@ impl Facts {
     }
 }
 
-/// `n` zeroed slots, aligned to 2 MB and (on Linux) marked for transparent huge pages: the
-/// table is probed at random, so fewer TLB misses and page faults matter.
+/// `n` zeroed slots from the allocator's zeroed path (fresh pages from the system, cleared
+/// lazily by the kernel: a large table costs nothing until it is used).
 fn zeroed_slots(n: usize) -> Box<[[AtomicU64; 2]]> {
     use std::alloc::{Layout, alloc_zeroed, handle_alloc_error};
-    let layout = Layout::from_size_align(n * 16, 2 << 20).expect("table layout");
+    let layout = Layout::from_size_align(n * 16, 8).expect("table layout");
     // SAFETY: the layout has non-zero size; all-zero bytes are valid AtomicU64 values; the
-    // box takes ownership of exactly this allocation with the same layout (size n * 16,
-    // element alignment 8 divides 2 MB), and is freed by `Drop for Tt` below.
+    // box takes ownership of exactly this allocation (size n * 16, alignment 8, as the
+    // element type needs), and it is freed with the same layout by `Drop for Tt` below.
     unsafe {
         let ptr = alloc_zeroed(layout);
         if ptr.is_null() {
             handle_alloc_error(layout);
         }
-        #[cfg(target_os = "linux")]
-        libc::madvise(ptr as *mut libc::c_void, n * 16, libc::MADV_HUGEPAGE);
         Box::from_raw(std::ptr::slice_from_raw_parts_mut(
             ptr as *mut [AtomicU64; 2],
             n,
@@ -61,7 +59,7 @@ impl Drop for Tt {
         if n == 0 {
             return;
         }
-        let layout = Layout::from_size_align(n * 16, 2 << 20).expect("table layout");
+        let layout = Layout::from_size_align(n * 16, 8).expect("table layout");
         let ptr = Box::into_raw(slots) as *mut u8;
         // SAFETY: allocated in `zeroed_slots` with this layout.
         unsafe { dealloc(ptr, layout) }
