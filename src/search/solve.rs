@@ -64,6 +64,21 @@ pub fn start_position(inst: &TwinInstance) -> Position {
     pos
 }
 
+/// Table size for a stipulation: `--hash` is the upper bound; short problems get a small
+/// table, since clearing a large one costs more than they take to solve.
+fn table_mb(stip: Stipulation, max_mb: usize) -> usize {
+    let plies = match stip.play {
+        Play::Help => stip.help_plies(),
+        _ => 2 * stip.moves,
+    };
+    let want = match plies {
+        0..=4 => 16,
+        5..=6 => 64,
+        _ => max_mb,
+    };
+    want.min(max_mb).max(1)
+}
+
 /// Solves one twin.
 pub fn solve_twin(inst: &TwinInstance, rules: &Rules, settings: &Settings) -> TwinResult {
     let started = Instant::now();
@@ -76,8 +91,8 @@ pub fn solve_twin(inst: &TwinInstance, rules: &Rules, settings: &Settings) -> Tw
         .num_threads(threads)
         .build()
         .expect("thread pool");
-    let tt = Tt::new(settings.hash_mb);
     let stip = inst.stipulation;
+    let tt = Tt::new(table_mb(stip, settings.hash_mb));
     let mut engine = Engine::new(rules, stip.goal, &tt, &settings.stop);
     engine.threat_limit = settings.options.threat;
     let pos = start_position(inst);

@@ -31,19 +31,24 @@ impl Facts {
     }
 }
 
-/// `n` zeroed slots from the allocator's zeroed path (fresh pages from the system, cleared
-/// lazily by the kernel: a large table costs nothing until it is used).
+/// `n` zeroed slots, 2 MB-aligned and (on Linux) on transparent huge pages, cleared up
+/// front: the table is probed at random, and touching 4 KB pages one fault at a time
+/// during the search cost more than the search on small problems (BENCHMARKS.md).
 fn zeroed_slots(n: usize) -> Box<[[AtomicU64; 2]]> {
-    use std::alloc::{Layout, alloc_zeroed, handle_alloc_error};
-    let layout = Layout::from_size_align(n * 16, 8).expect("table layout");
-    // SAFETY: the layout has non-zero size; all-zero bytes are valid AtomicU64 values; the
-    // box takes ownership of exactly this allocation (size n * 16, alignment 8, as the
-    // element type needs), and it is freed with the same layout by `Drop for Tt` below.
+    use std::alloc::{Layout, handle_alloc_error};
+    let layout = Layout::from_size_align(n * 16, 2 << 20).expect("table layout");
+    // SAFETY: the layout has non-zero size; the bytes are zeroed before use, and all-zero
+    // bytes are valid AtomicU64 values; the box takes ownership of exactly this allocation
+    // (alignment 2 MB, a multiple of the element's 8), freed with the same layout by
+    // `Drop for Tt` below.
     unsafe {
-        let ptr = alloc_zeroed(layout);
+        let ptr = std::alloc::alloc(layout);
         if ptr.is_null() {
             handle_alloc_error(layout);
         }
+        #[cfg(target_os = "linux")]
+        libc::madvise(ptr as *mut libc::c_void, n * 16, libc::MADV_HUGEPAGE);
+        std::ptr::write_bytes(ptr, 0, n * 16);
         Box::from_raw(std::ptr::slice_from_raw_parts_mut(
             ptr as *mut [AtomicU64; 2],
             n,
@@ -59,7 +64,7 @@ impl Drop for Tt {
         if n == 0 {
             return;
         }
-        let layout = Layout::from_size_align(n * 16, 8).expect("table layout");
+        let layout = Layout::from_size_align(n * 16, 2 << 20).expect("table layout");
         let ptr = Box::into_raw(slots) as *mut u8;
         // SAFETY: allocated in `zeroed_slots` with this layout.
         unsafe { dealloc(ptr, layout) }
