@@ -92,7 +92,7 @@ pub fn solve_twin(inst: &TwinInstance, rules: &Rules, settings: &Settings) -> Tw
         .build()
         .expect("thread pool");
     let stip = inst.stipulation;
-    let tt = Tt::new(table_mb(stip, settings.hash_mb));
+    let tt = Tt::acquire(table_mb(stip, settings.hash_mb));
     let mut engine = Engine::new(rules, stip.goal, &tt, &settings.stop);
     engine.threat_limit = settings.options.threat;
     let pos = start_position(inst);

@@ -7,6 +7,32 @@ use std::sync::atomic::{AtomicU64, Ordering};
 pub struct Tt {
     slots: Box<[[AtomicU64; 2]]>,
     mask: usize,
+    /// Mixed into every key: a table reused for a new search gets a new salt, so the old
+    /// entries simply never match (no clearing).
+    salt: u64,
+}
+
+/// Tables kept for reuse by later searches of the same process (allocating and clearing a
+/// large table costs more than many small searches).
+static POOL: std::sync::Mutex<Vec<Tt>> = std::sync::Mutex::new(Vec::new());
+static SALTS: AtomicU64 = AtomicU64::new(0x0123_4567_89AB_CDEF);
+
+/// A table borrowed from the pool for one search; returned on drop.
+pub struct PooledTt(Option<Tt>);
+
+impl std::ops::Deref for PooledTt {
+    type Target = Tt;
+    fn deref(&self) -> &Tt {
+        self.0.as_ref().expect("table present until drop")
+    }
+}
+
+impl Drop for PooledTt {
+    fn drop(&mut self) {
+        if let (Some(t), Ok(mut pool)) = (self.0.take(), POOL.lock()) {
+            pool.push(t);
+        }
+    }
 }
 
 /// What is known about one node: bit n of `win` = proven to succeed with n moves (plies)
@@ -29,6 +55,12 @@ impl Facts {
             fail: d as u32,
         }
     }
+}
+
+fn splitmix(mut x: u64) -> u64 {
+    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    x ^ (x >> 31)
 }
 
 /// `n` zeroed slots, 2 MB-aligned and (on Linux) on transparent huge pages, cleared up
@@ -74,20 +106,40 @@ impl Drop for Tt {
 impl Tt {
     /// A table using about `mb` megabytes (at least 1024 entries, a power of two).
     pub fn new(mb: usize) -> Tt {
+        let n = Tt::new_len(mb);
+        Tt {
+            slots: zeroed_slots(n),
+            mask: n - 1,
+            salt: 0,
+        }
+    }
+
+    /// A table of about `mb` megabytes for one search: a pooled one of that size when
+    /// there is one (with a fresh salt), else a new one.
+    pub fn acquire(mb: usize) -> PooledTt {
+        let want = Tt::new_len(mb);
+        let reused = POOL.lock().ok().and_then(|mut pool| {
+            let i = pool.iter().position(|t| t.slots.len() == want)?;
+            Some(pool.swap_remove(i))
+        });
+        let mut t = reused.unwrap_or_else(|| Tt::new(mb));
+        t.salt = splitmix(SALTS.fetch_add(0x9E37_79B9_7F4A_7C15, Ordering::Relaxed));
+        PooledTt(Some(t))
+    }
+
+    /// Number of slots (a power of two) for about `mb` megabytes.
+    fn new_len(mb: usize) -> usize {
         let bytes = mb.max(1) * 1024 * 1024;
         let mut n = (bytes / 16).next_power_of_two();
         if n * 16 > bytes {
             n /= 2;
         }
-        let n = n.max(1024);
-        Tt {
-            slots: zeroed_slots(n),
-            mask: n - 1,
-        }
+        n.max(1024)
     }
 
     #[inline]
     pub fn get(&self, key: u64) -> Facts {
+        let key = key ^ self.salt;
         let slot = &self.slots[key as usize & self.mask];
         let k = slot[0].load(Ordering::Relaxed);
         let d = slot[1].load(Ordering::Relaxed);
@@ -101,8 +153,9 @@ impl Tt {
     /// Adds facts about `key` (merged with what the slot knows about the same key).
     #[inline]
     pub fn add(&self, key: u64, facts: Facts) {
-        let slot = &self.slots[key as usize & self.mask];
         let old = self.get(key);
+        let key = key ^ self.salt;
+        let slot = &self.slots[key as usize & self.mask];
         let merged = Facts {
             win: old.win | facts.win,
             fail: old.fail | facts.fail,
@@ -111,18 +164,22 @@ impl Tt {
         slot[0].store(key ^ d, Ordering::Relaxed);
         slot[1].store(d, Ordering::Relaxed);
     }
-
-    pub fn clear(&self) {
-        for s in &self.slots {
-            s[0].store(0, Ordering::Relaxed);
-            s[1].store(0, Ordering::Relaxed);
-        }
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_reused_table_forgets_the_previous_search() {
+        {
+            let a = Tt::acquire(1);
+            a.add(777, Facts { win: 2, fail: 0 });
+            assert_eq!(a.get(777).win, 2);
+        }
+        let b = Tt::acquire(1);
+        assert_eq!(b.get(777), Facts::default());
+    }
 
     #[test]
     fn stores_and_merges() {
