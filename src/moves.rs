@@ -12,6 +12,11 @@ pub enum MoveKind {
     EnPassant,
     /// Castling; `from`/`to` are the king's squares, the rook's follow from the side.
     Castle,
+    /// Teleport: the piece on `from` goes to `to`, the own piece there goes to `from`;
+    /// `promo` promotes whichever pawn arrives on its last rank.
+    Teleport,
+    /// A pawn's two-step that teleports (gives en-passant rights as a two-step does).
+    TeleportDouble,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -20,6 +25,9 @@ pub struct Move {
     pub to: Square,
     pub promo: Option<Kind>,
     pub kind: MoveKind,
+    /// Condition-specific choices after the first step (Kazan: the chain choices as a
+    /// mixed-radix number); 0 for orthodox moves.
+    pub chain: u64,
 }
 
 impl Move {
@@ -29,6 +37,7 @@ impl Move {
             to,
             promo: None,
             kind: MoveKind::Normal,
+            chain: 0,
         }
     }
 }

@@ -258,6 +258,18 @@ impl Position {
                 }
                 p.put(m.to, piece);
             }
+            MoveKind::Teleport | MoveKind::TeleportDouble => {
+                let mut other = p.remove(m.to).expect("teleport onto an empty square");
+                if let Some(k) = m.promo {
+                    if piece.kind == Kind::Pawn && us.relative_rank(m.to) == 7 {
+                        piece.kind = k;
+                    } else {
+                        other.kind = k;
+                    }
+                }
+                p.put(m.to, piece);
+                p.put(m.from, other);
+            }
         }
         let new_castling = p.castling & CASTLE_MASK[m.from as usize] & CASTLE_MASK[m.to as usize];
         if new_castling != p.castling {
@@ -267,7 +279,7 @@ impl Position {
         }
         p.side = us.flip();
         p.hash ^= ZOBRIST.side;
-        if m.kind == MoveKind::DoublePush {
+        if matches!(m.kind, MoveKind::DoublePush | MoveKind::TeleportDouble) {
             let ep = ((m.from as i8 + m.to as i8) / 2) as Square;
             if p.ep_usable(ep) {
                 p.ep = ep;
@@ -275,6 +287,36 @@ impl Position {
             }
         }
         p
+    }
+
+    /// Moves a piece of the side that just moved from `from` to the empty square `to`
+    /// (a follower step inside a move), promoting it when `promo` is given; castling rights
+    /// follow the squares as in `make`.
+    pub fn step(&mut self, from: Square, to: Square, promo: Option<Kind>) {
+        let mut piece = self.remove(from).expect("step from an empty square");
+        if let Some(k) = promo {
+            piece.kind = k;
+        }
+        self.put(to, piece);
+        let new_castling = self.castling & CASTLE_MASK[from as usize] & CASTLE_MASK[to as usize];
+        if new_castling != self.castling {
+            self.hash ^=
+                ZOBRIST.castling[self.castling as usize] ^ ZOBRIST.castling[new_castling as usize];
+            self.castling = new_castling;
+        }
+    }
+
+    /// Sets the en-passant square after a two-step over `sq` (NO_SQUARE: none), kept only
+    /// when the side to move can use it.
+    pub fn set_en_passant(&mut self, sq: Square) {
+        if self.ep != NO_SQUARE {
+            self.hash ^= ZOBRIST.ep[self.ep as usize];
+            self.ep = NO_SQUARE;
+        }
+        if sq != NO_SQUARE && self.ep_usable(sq) {
+            self.ep = sq;
+            self.hash ^= ZOBRIST.ep[sq as usize];
+        }
     }
 
     /// Passes the move to the other side (for threats and series play).

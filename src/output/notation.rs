@@ -21,6 +21,39 @@ pub fn piece_letters(k: Kind) -> &'static str {
 
 /// Text of a move without suffix.
 pub fn move_body(rules: &Rules, pos: &Position, m: Move, style: Style) -> String {
+    let mut s = leader_body(rules, pos, m, style);
+    if rules.condition == crate::rules::Condition::Kazan {
+        // The chain follows the leader in parentheses: `e2-e4 (Sg1-e2, Rh1-g1)`.
+        if let Some((_, steps)) = crate::rules::kazan::replay(pos, rules, m) {
+            if !steps.is_empty() {
+                let mut board = pos.make(Move { chain: 0, ..m });
+                let texts: Vec<String> = steps
+                    .iter()
+                    .map(|&(from, to, promo)| {
+                        let kind = board.board.kind_at(from).unwrap_or(Kind::Pawn);
+                        board.step(from, to, promo);
+                        let mut t = format!(
+                            "{}{}-{}",
+                            piece_letters(kind),
+                            square_name(from),
+                            square_name(to)
+                        );
+                        if let Some(k) = promo {
+                            t.push('=');
+                            t.push_str(k.code());
+                        }
+                        t
+                    })
+                    .collect();
+                s.push_str(&format!(" ({})", texts.join(", ")));
+            }
+        }
+    }
+    s
+}
+
+/// The first step of a move (the whole move for orthodox and Teleport chess).
+fn leader_body(rules: &Rules, pos: &Position, m: Move, style: Style) -> String {
     let kind = pos.board.kind_at(m.from).unwrap_or(Kind::Pawn);
     if m.kind == MoveKind::Castle {
         let long = m.to < m.from;
@@ -30,6 +63,9 @@ pub fn move_body(rules: &Rules, pos: &Position, m: Move, style: Style) -> String
             (Style::Short, false) => "O-O".into(),
             (Style::Short, true) => "O-O-O".into(),
         };
+    }
+    if matches!(m.kind, MoveKind::Teleport | MoveKind::TeleportDouble) {
+        return teleport_text(pos, m, kind);
     }
     let capture = m.kind == MoveKind::EnPassant || !pos.board.is_empty(m.to);
     let mut s = String::new();
@@ -64,6 +100,29 @@ pub fn move_body(rules: &Rules, pos: &Position, m: Move, style: Style) -> String
         s.push_str(" ep.");
     }
     s
+}
+
+/// A teleport names both pieces and both squares: `Sf3-g5<->Bg5` (the knight goes to g5,
+/// the bishop from g5 to f3); a promotion follows the pawn it promotes:
+/// `Rb8-b7<->Pb7=Q` (the pawn arrives on b8), `e7-e8=Q<->Re8`.
+fn teleport_text(pos: &Position, m: Move, kind: Kind) -> String {
+    let other = pos.board.kind_at(m.to).unwrap_or(Kind::Pawn);
+    let us = pos.side;
+    let promo = |applies: bool| match (applies, m.promo) {
+        (true, Some(k)) => format!("={}", k.code()),
+        _ => String::new(),
+    };
+    let mover_promotes = kind == Kind::Pawn && us.relative_rank(m.to) == 7;
+    format!(
+        "{}{}-{}{}<->{}{}{}",
+        piece_letters(kind),
+        square_name(m.from),
+        square_name(m.to),
+        promo(mover_promotes),
+        other.code(),
+        square_name(m.to),
+        promo(!mover_promotes),
+    )
 }
 
 /// Short-algebraic disambiguation (file, rank or square) among same-kind pieces.

@@ -1,7 +1,9 @@
 //! The rules of each condition: one file per condition, one registry line each.
 //! Dispatch is a `match` on [`Condition`] (static, inlinable), never `dyn` per node.
 
+pub mod kazan;
 pub mod orthodox;
+pub mod teleport;
 
 use crate::core::Kind;
 use crate::core::piece::{ALL_KINDS, ORTHODOX_PROMOTIONS};
@@ -13,11 +15,20 @@ use std::ops::ControlFlow;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Condition {
     Orthodox,
+    Teleport,
+    Kazan,
 }
 
 /// (canonical name, accepted spellings) per condition.
-pub const REGISTRY: &[(Condition, &str, &[&str])] =
-    &[(Condition::Orthodox, "orthodox", &["orthodox", "none"])];
+pub const REGISTRY: &[(Condition, &str, &[&str])] = &[
+    (Condition::Orthodox, "orthodox", &["orthodox", "none"]),
+    (
+        Condition::Teleport,
+        "teleport",
+        &["teleport", "teleportchess"],
+    ),
+    (Condition::Kazan, "kazan", &["kazan", "kazanchess"]),
+];
 
 impl Condition {
     pub fn name(self) -> &'static str {
@@ -87,14 +98,11 @@ impl Rules {
         F: FnMut(Move, &Position) -> ControlFlow<()>,
     {
         match self.condition {
-            Condition::Orthodox => orthodox::each_pseudo_legal(pos, self, &mut |m| {
-                let child = pos.make(m);
-                if orthodox::is_legal_child(&child) {
-                    f(m, &child)
-                } else {
-                    ControlFlow::Continue(())
-                }
-            }),
+            Condition::Orthodox => {
+                orthodox::each_legal_unplayed(pos, self, &mut |m| f(m, &pos.make(m)))
+            }
+            Condition::Teleport => teleport::for_each_legal(pos, self, f),
+            Condition::Kazan => kazan::for_each_legal(pos, self, f),
         }
     }
 
@@ -113,6 +121,10 @@ impl Rules {
     pub fn has_legal_move(&self, pos: &Position) -> bool {
         match self.condition {
             Condition::Orthodox => orthodox::has_legal_move(pos, self),
+            Condition::Teleport => teleport::has_legal_move(pos, self),
+            Condition::Kazan => self
+                .for_each_legal(pos, |_, _| ControlFlow::Break(()))
+                .is_break(),
         }
     }
 
@@ -131,6 +143,13 @@ impl Rules {
                     ControlFlow::Continue(())
                 }
             }),
+            _ => self.for_each_legal(pos, |m, child| {
+                if self.in_check(child) {
+                    f(m, child)
+                } else {
+                    ControlFlow::Continue(())
+                }
+            }),
         }
     }
 
@@ -139,6 +158,20 @@ impl Rules {
     pub fn generate(&self, pos: &Position, list: &mut MoveList) {
         match self.condition {
             Condition::Orthodox => orthodox::pseudo_legal(pos, self, list),
+            Condition::Teleport => {
+                orthodox::pseudo_legal(pos, self, list);
+                let _ = teleport::each_teleport(pos, self, &mut |m| {
+                    list.push(m);
+                    ControlFlow::Continue(())
+                });
+            }
+            // A chain move only exists with its chain: the legal moves are the list.
+            Condition::Kazan => {
+                let _ = kazan::for_each_legal(pos, self, |m, _| {
+                    list.push(m);
+                    ControlFlow::Continue(())
+                });
+            }
         }
     }
 
@@ -147,6 +180,8 @@ impl Rules {
     pub fn is_pseudo_legal(&self, pos: &Position, m: Move) -> bool {
         match self.condition {
             Condition::Orthodox => orthodox::is_pseudo_legal(pos, self, m),
+            Condition::Teleport => teleport::is_pseudo_legal(pos, self, m),
+            Condition::Kazan => kazan::replay(pos, self, m).is_some(),
         }
     }
 
@@ -154,10 +189,11 @@ impl Rules {
     #[inline]
     pub fn play(&self, pos: &Position, m: Move) -> Option<Position> {
         match self.condition {
-            Condition::Orthodox => {
+            Condition::Orthodox | Condition::Teleport => {
                 let child = pos.make(m);
                 orthodox::is_legal_child(&child).then_some(child)
             }
+            Condition::Kazan => kazan::play(pos, self, m),
         }
     }
 
@@ -165,7 +201,7 @@ impl Rules {
     #[inline]
     pub fn in_check(&self, pos: &Position) -> bool {
         match self.condition {
-            Condition::Orthodox => pos.in_check(),
+            Condition::Orthodox | Condition::Teleport | Condition::Kazan => pos.in_check(),
         }
     }
 
@@ -205,6 +241,9 @@ impl Condition {
     pub fn allows_pawn_on_relative_rank(self, rel_rank: u8) -> bool {
         match self {
             Condition::Orthodox => (1..=6).contains(&rel_rank),
+            // A teleport can bring a pawn to its first rank.
+            Condition::Teleport => rel_rank <= 6,
+            Condition::Kazan => (1..=6).contains(&rel_rank),
         }
     }
 }

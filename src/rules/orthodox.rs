@@ -95,6 +95,7 @@ pub fn is_pseudo_legal(pos: &Position, rules: &Rules, m: Move) -> bool {
         MoveKind::Normal => {
             m.promo.is_none() && piece_attacks(m.from, us, p.kind, occ) & bb(m.to) != 0
         }
+        MoveKind::Teleport | MoveKind::TeleportDouble => false,
     }
 }
 
@@ -341,6 +342,7 @@ fn push_pawn(
                 to,
                 promo: Some(k),
                 kind,
+                chain: 0,
             })?;
         }
         ControlFlow::Continue(())
@@ -350,6 +352,7 @@ fn push_pawn(
             to,
             promo: None,
             kind,
+            chain: 0,
         })
     }
 }
@@ -379,6 +382,7 @@ fn pawn_moves(
                     to: two,
                     promo: None,
                     kind: MoveKind::DoublePush,
+                    chain: 0,
                 })?;
             }
         }
@@ -393,6 +397,7 @@ fn pawn_moves(
             to: pos.ep,
             promo: None,
             kind: MoveKind::EnPassant,
+            chain: 0,
         })?;
     }
     ControlFlow::Continue(())
@@ -429,6 +434,7 @@ fn castling_moves(
             to: kt,
             promo: None,
             kind: MoveKind::Castle,
+            chain: 0,
         })?;
     }
     ControlFlow::Continue(())

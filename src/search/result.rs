@@ -26,6 +26,12 @@ pub struct MoveInfo {
 impl MoveInfo {
     pub fn new(rules: &Rules, pos: &Position, m: Move, child: &Position) -> MoveInfo {
         let mut steps = vec![format!("{}-{}", square_name(m.from), square_name(m.to))];
+        if matches!(
+            m.kind,
+            crate::moves::MoveKind::Teleport | crate::moves::MoveKind::TeleportDouble
+        ) {
+            steps.push(format!("{}-{}", square_name(m.to), square_name(m.from)));
+        }
         if m.kind == crate::moves::MoveKind::Castle {
             let wing = if m.to > m.from { 0 } else { 1 };
             let (_, _, rf, rt, _) = crate::position::CASTLINGS[pos.side.idx()][wing];

@@ -1,0 +1,223 @@
+//! Kazan chess: follow-my-leader chains. A move starts with an orthodox move of the side
+//! to move (the *leader*, captures, promotion, en passant and castling included). Then, as
+//! long as an own piece that has not moved in this turn can make a non-capturing step of
+//! its kind onto the square vacated last, one must (the chain is compulsory): the weakest
+//! such piece follows (pawn, knight, bishop, rook, queen, the fairy pieces by class (D4),
+//! the king last); between pieces of the same kind the mover chooses, and each choice is a
+//! separate move. A pawn follows only straight (one step, or the two-step from its second
+//! rank over an empty square); one arriving on its last rank promotes, the mover choosing
+//! the piece (D5). Castling vacates two squares; the weakest piece able to step onto either
+//! follows. Each piece moves at most once per turn. Check is judged after the whole chain,
+//! so a pinned piece may lead when its follower closes the line again; a chain that ends
+//! with the own king attacked makes the leader illegal. Attacks are orthodox single
+//! captures (chains never capture). The last two-step of the move gives en-passant rights.
+//!
+//! A move is stored as its leader plus `Move::chain`, the mover's choices along the chain
+//! (between same-kind followers and between promotion pieces) as a mixed-radix number; the
+//! chain is replayed from it (`play`, notation), so the move stays small.
+
+use super::{Rules, orthodox};
+use crate::core::bitboard::{KING, pawn_attacks};
+use crate::core::board::piece_attacks;
+use crate::core::{Bitboard, Kind, NO_SQUARE, Square, Squares, bb};
+use crate::moves::{Move, MoveKind};
+use crate::position::{CASTLINGS, Position};
+use std::ops::ControlFlow;
+
+/// One follower step: (from, to, promotion).
+pub type Step = (Square, Square, Option<Kind>);
+
+/// Squares the leader vacated and the pieces that have moved (by their squares now).
+fn after_leader(pos: &Position, m: Move) -> (Position, [Square; 2], Bitboard, Square) {
+    let child = pos.make(m);
+    let us = pos.side;
+    let (vacated, moved) = if m.kind == MoveKind::Castle {
+        let wing = if m.to > m.from { 0 } else { 1 };
+        let (kf, kt, rf, rt, _) = CASTLINGS[us.idx()][wing];
+        ([kf, rf], bb(kt) | bb(rt))
+    } else {
+        ([m.from, NO_SQUARE], bb(m.to))
+    };
+    let double = match m.kind {
+        MoveKind::DoublePush => ((m.from as i8 + m.to as i8) / 2) as Square,
+        _ => NO_SQUARE,
+    };
+    (child, vacated, moved, double)
+}
+
+/// Own unmoved pieces that can step onto `v` (empty) without capturing, with their kinds.
+fn followers(pos: &Position, mover: crate::core::Color, v: Square, moved: Bitboard) -> Bitboard {
+    let board = &pos.board;
+    let own = board.by_color[mover.idx()] & !moved;
+    let occ = board.occupied();
+    let mut out = 0;
+    for s in Squares(own) {
+        let kind = board.kind_at(s).expect("own square is occupied");
+        let can = if kind == Kind::Pawn {
+            let fwd = mover.forward();
+            let one = s as i8 + fwd;
+            let rel = mover.relative_rank(s);
+            rel < 7
+                && (one == v as i8
+                    || (rel == 1 && one + fwd == v as i8 && occ & bb(one as Square) == 0))
+        } else if kind == Kind::King {
+            KING[s as usize] & bb(v) != 0
+        } else {
+            piece_attacks(s, mover, kind, occ) & bb(v) != 0
+        };
+        if can {
+            out |= bb(s);
+        }
+    }
+    let _ = pawn_attacks;
+    out
+}
+
+/// The choices at one point of the chain: (follower square, target square), weakest kind
+/// first, in square order; empty when the chain ends.
+fn options(
+    pos: &Position,
+    mover: crate::core::Color,
+    vacated: [Square; 2],
+    moved: Bitboard,
+) -> Vec<(Square, Square)> {
+    let mut all: Vec<(u8, Square, Square)> = vec![];
+    for v in vacated
+        .into_iter()
+        .filter(|&v| v != NO_SQUARE && pos.board.is_empty(v))
+    {
+        for s in Squares(followers(pos, mover, v, moved)) {
+            let strength = pos.board.kind_at(s).expect("occupied").info().strength;
+            all.push((strength, s, v));
+        }
+    }
+    let Some(weakest) = all.iter().map(|o| o.0).min() else {
+        return vec![];
+    };
+    let mut out: Vec<(Square, Square)> = all
+        .into_iter()
+        .filter(|o| o.0 == weakest)
+        .map(|o| (o.1, o.2))
+        .collect();
+    out.sort();
+    out
+}
+
+/// Enumerates every chain after the leader `m`: calls `f` with the move (leader + chain
+/// choices), the final position and the steps.
+fn each_chain(
+    pos: &Position,
+    rules: &Rules,
+    m: Move,
+    f: &mut impl FnMut(Move, &Position, &[Step]) -> ControlFlow<()>,
+) -> ControlFlow<()> {
+    let (child, vacated, moved, double) = after_leader(pos, m);
+    let mut steps = vec![];
+    extend(
+        pos, rules, m, child, vacated, moved, double, 0, 1, &mut steps, f,
+    )
+}
+
+#[allow(clippy::too_many_arguments)]
+fn extend(
+    pos: &Position,
+    rules: &Rules,
+    m: Move,
+    cur: Position,
+    vacated: [Square; 2],
+    moved: Bitboard,
+    double: Square,
+    acc: u64,
+    mult: u64,
+    steps: &mut Vec<Step>,
+    f: &mut impl FnMut(Move, &Position, &[Step]) -> ControlFlow<()>,
+) -> ControlFlow<()> {
+    let mover = pos.side;
+    let opts = options(&cur, mover, vacated, moved);
+    if opts.is_empty() {
+        let mut fin = cur;
+        fin.set_en_passant(double);
+        return f(Move { chain: acc, ..m }, &fin, steps);
+    }
+    let count = opts.len() as u64;
+    for (i, &(s, v)) in opts.iter().enumerate() {
+        let kind = cur.board.kind_at(s).expect("occupied");
+        let acc_i = acc + i as u64 * mult;
+        let mult_i = mult * count;
+        let two_step = kind == Kind::Pawn && (v as i8 - s as i8).abs() == 16;
+        let next_double = if two_step {
+            ((s as i8 + v as i8) / 2) as Square
+        } else {
+            double
+        };
+        let promotes = kind == Kind::Pawn && mover.relative_rank(v) == 7;
+        let choices: Vec<Option<Kind>> = if promotes {
+            rules.promotions().iter().map(|&k| Some(k)).collect()
+        } else {
+            vec![None]
+        };
+        let pc = choices.len() as u64;
+        for (j, promo) in choices.into_iter().enumerate() {
+            let mut next = cur;
+            next.step(s, v, promo);
+            steps.push((s, v, promo));
+            extend(
+                pos,
+                rules,
+                m,
+                next,
+                [s, NO_SQUARE],
+                (moved & !bb(s)) | bb(v),
+                next_double,
+                acc_i + j as u64 * mult_i,
+                mult_i * pc,
+                steps,
+                f,
+            )?;
+            steps.pop();
+        }
+    }
+    ControlFlow::Continue(())
+}
+
+/// Every legal Kazan move with its result, each distinct result once.
+pub fn for_each_legal<F>(pos: &Position, rules: &Rules, mut f: F) -> ControlFlow<()>
+where
+    F: FnMut(Move, &Position) -> ControlFlow<()>,
+{
+    let mut seen: Vec<u64> = Vec::new();
+    orthodox::each_pseudo_legal(pos, rules, &mut |leader| {
+        each_chain(pos, rules, leader, &mut |m, fin, _| {
+            if !orthodox::is_legal_child(fin) || seen.contains(&fin.hash) {
+                return ControlFlow::Continue(());
+            }
+            seen.push(fin.hash);
+            f(m, fin)
+        })
+    })
+}
+
+/// Replays a move (leader + chain choices): the final position and the steps, or `None`
+/// when the move does not fit the position (legality is not checked).
+pub fn replay(pos: &Position, rules: &Rules, m: Move) -> Option<(Position, Vec<Step>)> {
+    if !orthodox::is_pseudo_legal(pos, rules, Move { chain: 0, ..m }) {
+        return None;
+    }
+    let mut out = None;
+    let _ = each_chain(pos, rules, Move { chain: 0, ..m }, &mut |x, fin, steps| {
+        if x.chain == m.chain {
+            out = Some((*fin, steps.to_vec()));
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    });
+    out
+}
+
+/// Plays a move if it fits the position and leaves the own king safe.
+pub fn play(pos: &Position, rules: &Rules, m: Move) -> Option<Position> {
+    replay(pos, rules, m)
+        .map(|r| r.0)
+        .filter(orthodox::is_legal_child)
+}
