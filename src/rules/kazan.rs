@@ -221,3 +221,99 @@ pub fn play(pos: &Position, rules: &Rules, m: Move) -> Option<Position> {
         .map(|r| r.0)
         .filter(orthodox::is_legal_child)
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::core::parse_square as sq;
+    use crate::output::notation::{Style, move_body};
+    use crate::position::Position;
+    use crate::rules::{Condition, Rules};
+
+    fn texts(fen: &str) -> Vec<String> {
+        let pos = Position::from_fen(fen).unwrap();
+        let r = Rules::new(Condition::Kazan);
+        r.legal_moves(&pos)
+            .into_iter()
+            .map(|(m, _)| move_body(&r, &pos, m, Style::Long))
+            .collect()
+    }
+
+    fn from(fen: &str, prefix: &str) -> Vec<String> {
+        let mut v: Vec<String> = texts(fen)
+            .into_iter()
+            .filter(|t| t.starts_with(prefix))
+            .collect();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn chains_of_the_seed_opening() {
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        assert!(texts(start).contains(&"e2-e4 (Sg1-e2, Rh1-g1)".to_string()));
+        // after 1.e2-e4 (Sg1-e2, Rh1-g1) e7-e5 (Sg8-e7, Rh8-g8)
+        let after = "rnbqkbr1/ppppnppp/8/4p3/4P3/8/PPPPNPPP/RNBQKBR1 w Qq - 0 2";
+        assert!(texts(after).contains(&"b2-b3 (Bc1-b2, Se2-c1, Bf1-e2, Rg1-f1)".to_string()));
+    }
+
+    #[test]
+    fn a_pinned_piece_moves_when_its_follower_closes_the_line() {
+        let t = from("4k3/4r3/8/8/8/8/4B3/4K1N1 w - - 0 1", "Be2");
+        assert_eq!(t.len(), 9);
+        assert!(t.iter().all(|x| x.ends_with("(Sg1-e2)")), "{t:?}");
+    }
+
+    #[test]
+    fn a_chain_that_exposes_the_king_makes_the_leader_illegal() {
+        // Any rook move is followed by Sd2-b1 (then the king to d2), opening b4-e1 or walking
+        // into it; only taking the bishop stays.
+        assert_eq!(
+            from("4k3/8/8/8/1b6/8/3N4/1R2K3 w - - 0 1", "Rb1"),
+            ["Rb1*b4 (Sd2-b1, Ke1-d2)"]
+        );
+    }
+
+    #[test]
+    fn castling_is_followed_by_the_weakest_piece() {
+        assert_eq!(
+            from("4k3/8/8/8/8/5N2/8/4K2R w K - 0 1", "0-0"),
+            ["0-0 (Sf3-e1)"]
+        );
+    }
+
+    #[test]
+    fn same_kind_followers_give_separate_moves() {
+        let t = from("4k3/8/8/8/8/2N5/5N2/3RK3 w - - 0 1", "Rd1-d5");
+        assert_eq!(t, ["Rd1-d5 (Sc3-d1)", "Rd1-d5 (Sf2-d1, Ke1-f2)"]);
+    }
+
+    #[test]
+    fn follower_pawn_two_step_and_promotion() {
+        let pos = Position::from_fen("4k3/8/8/8/3pN3/8/4P3/4K3 w - - 0 1").unwrap();
+        let r = Rules::new(Condition::Kazan);
+        let (m, child) = r
+            .legal_moves(&pos)
+            .into_iter()
+            .find(|(m, _)| m.to == sq("f6").unwrap())
+            .expect("Se4-f6");
+        assert_eq!(
+            move_body(&r, &pos, m, Style::Long),
+            "Se4-f6 (e2-e4, Ke1-e2)"
+        );
+        assert_eq!(
+            child.ep,
+            sq("e3").unwrap(),
+            "the follower's two-step gives en passant"
+        );
+        let t = from("R7/P6k/8/8/8/8/8/4K3 w - - 0 1", "Ra8-b8");
+        assert_eq!(
+            t,
+            [
+                "Ra8-b8 (a7-a8=B)",
+                "Ra8-b8 (a7-a8=Q)",
+                "Ra8-b8 (a7-a8=R)",
+                "Ra8-b8 (a7-a8=S)"
+            ]
+        );
+    }
+}

@@ -148,3 +148,124 @@ pub fn is_pseudo_legal(pos: &Position, rules: &Rules, m: Move) -> bool {
         _ => orthodox::is_pseudo_legal(pos, rules, m),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::core::{Kind, parse_square as sq};
+    use crate::moves::MoveKind;
+    use crate::output::notation::{Style, move_body};
+    use crate::position::Position;
+    use crate::rules::{Condition, Rules};
+
+    fn rules() -> Rules {
+        Rules::new(Condition::Teleport)
+    }
+
+    fn texts(fen: &str) -> Vec<String> {
+        let pos = Position::from_fen(fen).unwrap();
+        let r = rules();
+        r.legal_moves(&pos)
+            .into_iter()
+            .map(|(m, _)| move_body(&r, &pos, m, Style::Long))
+            .collect()
+    }
+
+    #[test]
+    fn teleport_swaps_and_only_the_mover_needs_to_reach() {
+        // Sf3 can reach g5 where the bishop stands; the bishop could not reach f3.
+        let t = texts("4k3/8/8/6B1/8/5N2/8/4K3 w - - 0 1");
+        assert!(t.contains(&"Sf3-g5<->Bg5".to_string()), "{t:?}");
+        assert!(!t.iter().any(|x| x.starts_with("Bg5-f3")), "{t:?}");
+    }
+
+    #[test]
+    fn pawn_brought_to_its_first_rank_steps_once() {
+        // Ra1-a2<->Pa2 puts the pawn on a1 ...
+        let t = texts("4k3/8/8/8/8/8/P7/R3K3 w - - 0 1");
+        assert!(t.contains(&"Ra1-a2<->Pa2".to_string()));
+        // ... from where it steps to a2 only (no two-step), captures as usual.
+        let t = texts("4k3/8/8/8/8/8/1p6/P3K3 w - - 0 1");
+        let pawn: Vec<&String> = t.iter().filter(|x| x.starts_with("a1")).collect();
+        assert_eq!(pawn, ["a1-a2", "a1*b2"]);
+    }
+
+    #[test]
+    fn displaced_pawn_promotes_on_arrival() {
+        // D2: the rook takes b7, the pawn arrives on b8 and promotes (four choices).
+        let pos = Position::from_fen("1R6/1P5k/8/8/8/8/8/4K3 w - - 0 1").unwrap();
+        let kinds: Vec<Kind> = rules()
+            .legal_moves(&pos)
+            .into_iter()
+            .filter(|(m, _)| m.kind == MoveKind::Teleport)
+            .map(|(_, c)| {
+                assert_eq!(c.board.kind_at(sq("b7").unwrap()), Some(Kind::Rook));
+                c.board.kind_at(sq("b8").unwrap()).unwrap()
+            })
+            .collect();
+        assert_eq!(kinds, [Kind::Queen, Kind::Knight, Kind::Rook, Kind::Bishop]);
+        // The rook's teleport and the pawn's step onto the rook give the same position: one
+        // move, written as the first generated (the pawn's).
+        let t = texts("1R6/1P5k/8/8/8/8/8/4K3 w - - 0 1");
+        assert!(
+            t.contains(&"b7-b8=Q<->Rb8".to_string()) && !t.contains(&"Rb8-b7<->Pb7=Q".to_string()),
+            "{t:?}"
+        );
+    }
+
+    #[test]
+    fn the_king_neither_teleports_nor_is_swapped() {
+        let t = texts("4k3/8/8/8/8/8/3QB3/3RK3 w - - 0 1");
+        assert!(
+            !t.iter()
+                .any(|x| x.contains("<->K") || x.starts_with('K') && x.contains("<->")),
+            "{t:?}"
+        );
+        // the queen may still swap with the bishop and the rook (that one written as the
+        // rook's teleport, generated first, with the same result)
+        assert!(
+            t.contains(&"Qd2-e2<->Be2".to_string()) && t.contains(&"Rd1-d2<->Qd2".to_string()),
+            "{t:?}"
+        );
+    }
+
+    #[test]
+    fn teleporting_two_step_gives_en_passant() {
+        // D3: e2-e4 onto the own knight; the d4 pawn may take en passant.
+        let pos = Position::from_fen("4k3/8/8/8/3pN3/8/4P3/4K3 w - - 0 1").unwrap();
+        let (m, child) = rules()
+            .legal_moves(&pos)
+            .into_iter()
+            .find(|(m, _)| m.kind == MoveKind::TeleportDouble)
+            .expect("the two-step teleport");
+        assert_eq!((m.from, m.to), (sq("e2").unwrap(), sq("e4").unwrap()));
+        assert_eq!(child.ep, sq("e3").unwrap());
+        assert_eq!(child.board.kind_at(sq("e2").unwrap()), Some(Kind::Knight));
+    }
+
+    #[test]
+    fn same_kind_teleport_is_one_pass_that_costs_castling() {
+        // D16: Ra1-a2<->Ra2 and Ra2-a1<->Ra1 give the same position: one move, the board
+        // unchanged, the queen-side castling right gone.
+        let pos = Position::from_fen("4k3/8/8/8/8/8/R7/R3K3 w Q - 0 1").unwrap();
+        let passes: Vec<_> = rules()
+            .legal_moves(&pos)
+            .into_iter()
+            .filter(|(m, _)| m.kind == MoveKind::Teleport)
+            .collect();
+        assert_eq!(passes.len(), 1);
+        assert_eq!(passes[0].1.board, pos.board);
+        assert_eq!(passes[0].1.castling, 0);
+    }
+
+    #[test]
+    fn no_teleport_answers_a_check() {
+        // Re8 checks: Qd1-d2<->Bd2 and the like do not help, and are not moves.
+        let t = texts("4r1k1/8/8/8/8/8/3B4/3QK3 w - - 0 1");
+        assert!(!t.iter().any(|x| x.contains("<->")), "{t:?}");
+        assert!(
+            texts("6k1/8/8/8/8/8/3B4/3QK3 w - - 0 1")
+                .iter()
+                .any(|x| x.contains("<->"))
+        );
+    }
+}
