@@ -1,0 +1,85 @@
+//! The example problems of each fairy condition (problems/<condition>/): the solution
+//! printed by `chainmate solve` equals the committed `.out` beside each file (worked out by
+//! hand, see the file comments), and the condition matters: the same position solved under
+//! orthodox rules gives a different result.
+
+use chainmate::problem::load_file;
+use chainmate::rules::{Condition, Rules};
+use chainmate::search::solve::{Settings, solve_twin};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn problems(dir: &str) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> =
+        std::fs::read_dir(format!("{}/problems/{dir}", env!("CARGO_MANIFEST_DIR")))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
+            .collect();
+    v.sort();
+    v
+}
+
+/// Keys and help lines, as texts.
+fn solutions(path: &Path, orthodox: bool) -> Vec<String> {
+    let p = &load_file(path).unwrap()[0];
+    let mut t = p.twin_instances().unwrap().remove(0);
+    if orthodox {
+        t.condition = Condition::Orthodox;
+    }
+    let r = solve_twin(
+        &t,
+        &Rules::new(t.condition),
+        &Settings {
+            threads: 1,
+            hash_mb: 16,
+            ..Settings::default()
+        },
+    );
+    let mut out: Vec<String> = r.keys.iter().map(|k| k.text.clone()).collect();
+    out.extend(r.lines.iter().map(|l| {
+        l.iter()
+            .map(|m| m.text.clone())
+            .collect::<Vec<_>>()
+            .join(" ")
+    }));
+    out
+}
+
+fn check_dir(dir: &str, condition: Condition) {
+    let files = problems(dir);
+    assert!(files.len() >= 5, "{dir}: at least 5 problems");
+    for f in files {
+        let p = &load_file(&f).unwrap()[0];
+        assert_eq!(p.condition, condition, "{}", f.display());
+        let out = Command::new(env!("CARGO_BIN_EXE_chainmate"))
+            .args(["solve", "-q", "--no-board", f.to_str().unwrap()])
+            .output()
+            .unwrap();
+        let expected = std::fs::read_to_string(f.with_extension("out")).unwrap();
+        assert_eq!(
+            String::from_utf8_lossy(&out.stdout),
+            expected,
+            "{}",
+            f.display()
+        );
+        let with = solutions(&f, false);
+        let without = solutions(&f, true);
+        assert!(
+            !with.is_empty(),
+            "{}: solved under the condition",
+            f.display()
+        );
+        assert_ne!(with, without, "{}: the condition must matter", f.display());
+    }
+}
+
+#[test]
+fn teleport_problems() {
+    check_dir("teleport", Condition::Teleport);
+}
+
+#[test]
+fn kazan_problems() {
+    check_dir("kazan", Condition::Kazan);
+}
