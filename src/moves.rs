@@ -26,8 +26,10 @@ pub struct Move {
     pub promo: Option<Kind>,
     pub kind: MoveKind,
     /// Condition-specific choices after the first step (Kazan: the chain choices as a
-    /// mixed-radix number); 0 for orthodox moves.
-    pub chain: u64,
+    /// mixed-radix number, which fits: a chain has at most 15 steps, each choosing among
+    /// the few same-kind pieces that can reach one square); 0 for orthodox moves. Kept to
+    /// 32 bits: a 64-bit field made the orthodox search about 10 % slower (BENCHMARKS.md).
+    pub chain: u32,
 }
 
 impl Move {

@@ -137,7 +137,8 @@ fn extend(
     if opts.is_empty() {
         let mut fin = cur;
         fin.set_en_passant(double);
-        return f(Move { chain: acc, ..m }, &fin, steps);
+        let chain = u32::try_from(acc).expect("chain choices fit in 32 bits");
+        return f(Move { chain, ..m }, &fin, steps);
     }
     let count = opts.len() as u64;
     for (i, &(s, v)) in opts.iter().enumerate() {
