@@ -160,3 +160,48 @@ fn bad_input_exits_2_with_location() {
     ]);
     assert_eq!(code, 2);
 }
+
+#[test]
+fn time_limit_stops_and_marks_the_result_incomplete() {
+    let (code, stdout, _) =
+        chainmate(&["solve", "-q", "--time-limit", "0.2", &root("tests/data/popeye/bench/bench_12.inp")]);
+    assert_eq!(code, 0);
+    assert!(stdout.contains("incomplete"), "{stdout}");
+    let (_, json, _) = chainmate(&[
+        "solve",
+        "-q",
+        "--format",
+        "json",
+        "--time-limit",
+        "0.2",
+        &root("tests/data/popeye/bench/bench_12.inp"),
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["problems"][0]["twins"][0]["complete"], false);
+}
+
+#[test]
+fn conditions_on_the_command_line() {
+    let (code, stdout, _) = chainmate(&["perft", "--condition", "teleport", "--depth", "1"]);
+    assert_eq!(code, 0);
+    assert!(stdout.ends_with("Nodes searched: 34\n"), "{stdout}");
+    let (code, stdout, _) = chainmate(&["perft", "--condition", "kazan", "--depth", "2"]);
+    assert_eq!(code, 0);
+    assert!(stdout.ends_with("Nodes searched: 400\n"), "{stdout}");
+    let (code, _, stderr) = chainmate(&["perft", "--condition", "nonsense", "--depth", "1"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("nonsense"));
+    let (code, stdout, _) = chainmate(&[
+        "solve",
+        "-q",
+        "--no-board",
+        "--fen",
+        "B6k/6pp/8/8/8/8/8/R1K5 w - - 0 1",
+        "--stipulation",
+        "#1",
+        "--condition",
+        "teleport",
+    ]);
+    assert_eq!(code, 0);
+    assert!(stdout.contains("1.Ra1-a8<->Ba8 # !"), "{stdout}");
+}
