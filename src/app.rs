@@ -1,7 +1,8 @@
 //! The commands behind the CLI. Exit codes are decided here: 0 success, 1 a check or claim
 //! failed, 2 bad input.
 
-use crate::cli::{Cli, Command, Format, PerftArgs, ShowArgs, SolveArgs};
+use crate::check::{TwinVerdict, Verdict, check_twin};
+use crate::cli::{CheckArgs, Cli, Command, ConvertArgs, Format, PerftArgs, ShowArgs, SolveArgs};
 use crate::core::Kind;
 use crate::output::notation::{Style, move_text};
 use crate::output::text::{diagram, twin_header, twin_text};
@@ -27,6 +28,8 @@ pub fn run(cli: Cli) -> i32 {
         Command::Solve(a) => solve_cmd(&a),
         Command::Show(a) => show_cmd(&a),
         Command::Perft(a) => perft_cmd(&a),
+        Command::Check(a) => check_cmd(&a),
+        Command::Convert(a) => convert_cmd(&a),
     }
 }
 
@@ -129,8 +132,8 @@ fn problem_name(p: &Problem) -> String {
             .unwrap_or("problem")
             .to_string()
     });
-    if p.index > 0 || p.title.is_none() {
-        name = format!("{name} #{}", p.index + 1);
+    if p.index > 0 {
+        name = format!("{name} [problem {}]", p.index + 1);
     }
     name
 }
@@ -317,5 +320,284 @@ fn perft_cmd(a: &PerftArgs) -> i32 {
         println!("Nodes searched: {}", perft(&rules, &pos, a.depth));
     }
     let _ = EXIT_FAILED;
+    EXIT_OK
+}
+
+#[derive(Serialize)]
+struct CheckReport {
+    file: String,
+    line: usize,
+    name: String,
+    twins: Vec<TwinVerdict>,
+    duals: Vec<String>,
+    short_variations: Vec<String>,
+    seconds: f64,
+}
+
+/// Duals and short variations read off a solved tree: a defence followed by several
+/// attacker continuations, or answered faster than the full length.
+fn tree_remarks(r: &TwinResult, full: u32) -> (Vec<String>, Vec<String>) {
+    use crate::search::result::TreeNode;
+    fn depth(n: &TreeNode) -> u32 {
+        n.children
+            .iter()
+            .map(depth)
+            .max()
+            .map_or(n.ply, |d| d.max(n.ply))
+    }
+    fn walk(n: &TreeNode, full: u32, duals: &mut Vec<String>, short: &mut Vec<String>, path: &str) {
+        for c in &n.children {
+            let here = format!(
+                "{path} {}{}",
+                if c.ply % 2 == 1 {
+                    format!("{}...", c.ply.div_ceil(2))
+                } else {
+                    format!("{}.", c.ply / 2 + 1)
+                },
+                c.mv.text
+            );
+            if c.ply % 2 == 1 {
+                if c.children.len() > 1 {
+                    let alts: Vec<String> = c.children.iter().map(|a| a.mv.text.clone()).collect();
+                    duals.push(format!("{}: {}", here.trim(), alts.join(", ")));
+                }
+                if c.ply == 1 && depth(c) + 1 < 2 * full - 1 {
+                    short.push(here.trim().to_string());
+                }
+            }
+            walk(c, full, duals, short, &here);
+        }
+    }
+    let (mut duals, mut short) = (vec![], vec![]);
+    for k in r.tree.iter().filter(|k| k.mark == "key") {
+        walk(k, full, &mut duals, &mut short, &format!("1.{}", k.mv.text));
+    }
+    (duals, short)
+}
+
+fn check_cmd(a: &CheckArgs) -> i32 {
+    if a.files.is_empty() {
+        eprintln!("chainmate check: no problem files given");
+        return EXIT_INPUT;
+    }
+    let (problems, mut input_errors) = load_all(&a.files);
+    let stop = Arc::new(AtomicBool::new(false));
+    {
+        let stop = stop.clone();
+        let _ = ctrlc::set_handler(move || stop.store(true, Ordering::Relaxed));
+    }
+    // Several problems: one thread each, problems in parallel, each with a share of the
+    // table memory; one problem: all threads and the whole table.
+    let per_problem = if problems.len() > 1 { 1 } else { a.threads };
+    let workers = if a.threads == 0 {
+        rayon::current_num_threads()
+    } else {
+        a.threads
+    }
+    .max(1);
+    let hash_each = if problems.len() > 1 {
+        (a.hash / workers).clamp(1, 64)
+    } else {
+        a.hash
+    };
+    let show_bar = !a.quiet && std::io::stderr().is_terminal() && problems.len() > 1;
+    let bar = if show_bar {
+        ProgressBar::new(problems.len() as u64)
+    } else {
+        ProgressBar::hidden()
+    };
+    bar.set_style(
+        ProgressStyle::with_template("{bar:30} {pos}/{len} problems ({elapsed})")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let threads = if a.threads == 0 { 0 } else { a.threads };
+    let pool = match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("error: thread pool: {e}");
+            return EXIT_INPUT;
+        }
+    };
+    use rayon::prelude::*;
+    let outcomes: Vec<Result<CheckReport, ProblemError>> = pool.install(|| {
+        problems
+            .par_iter()
+            .map(|p| {
+                let twins = p.twin_instances()?;
+                let started = Instant::now();
+                let mut options = p.options.clone();
+                if a.duals || a.short_variations {
+                    options.variations = true;
+                }
+                let mut verdicts = vec![];
+                let (mut duals, mut short) = (vec![], vec![]);
+                for t in &twins {
+                    let twin_stop = Arc::new(AtomicBool::new(false));
+                    if let Some(secs) = a.time_limit {
+                        let ts = twin_stop.clone();
+                        std::thread::spawn(move || {
+                            std::thread::sleep(Duration::from_secs_f64(secs.max(0.0)));
+                            ts.store(true, Ordering::Relaxed);
+                        });
+                    }
+                    if stop.load(Ordering::Relaxed) {
+                        twin_stop.store(true, Ordering::Relaxed);
+                    }
+                    let settings = Settings {
+                        options: options.clone(),
+                        threads: per_problem,
+                        hash_mb: hash_each,
+                        stop: twin_stop,
+                        progress: None,
+                    };
+                    let rules = rules_for(t.condition, &t.position);
+                    let (v, r) = check_twin(p, t, &rules, &settings);
+                    let (d, sv) = tree_remarks(&r, t.stipulation.moves);
+                    if a.duals {
+                        duals.extend(d);
+                        if r.lines.len() > 1 {
+                            duals.extend(help_duals(&r));
+                        }
+                    }
+                    if a.short_variations {
+                        short.extend(sv);
+                    }
+                    verdicts.push(v);
+                }
+                bar.inc(1);
+                Ok(CheckReport {
+                    file: p.file.clone(),
+                    line: p.line,
+                    name: problem_name(p),
+                    twins: verdicts,
+                    duals,
+                    short_variations: short,
+                    seconds: started.elapsed().as_secs_f64(),
+                })
+            })
+            .collect()
+    });
+    bar.finish_and_clear();
+    let mut reports = vec![];
+    for o in outcomes {
+        match o {
+            Ok(r) => reports.push(r),
+            Err(e) => input_errors.push(e),
+        }
+    }
+    let mut counts = std::collections::BTreeMap::new();
+    for r in &reports {
+        for t in &r.twins {
+            *counts.entry(t.verdict.text()).or_insert(0usize) += 1;
+        }
+        match a.format {
+            Format::Json => println!("{}", serde_json::to_string(r).unwrap_or_default()),
+            Format::Yaml => print!("---\n{}", crate::problem::yaml::to_yaml_string(r)),
+            Format::Text => {
+                println!("{}:{} {}", r.file, r.line, r.name);
+                for t in &r.twins {
+                    let label = if t.twin.is_empty() {
+                        String::new()
+                    } else {
+                        format!("{}) ", t.twin)
+                    };
+                    let incomplete = if t.complete {
+                        ""
+                    } else {
+                        " (incomplete: time limit)"
+                    };
+                    println!(
+                        "  {label}{}: {}{incomplete} ({:.2} s)",
+                        t.stipulation,
+                        t.verdict.text(),
+                        t.seconds
+                    );
+                    for e in &t.evidence {
+                        println!("    {e}");
+                    }
+                }
+                for d in &r.duals {
+                    println!("    dual: {d}");
+                }
+                for s in &r.short_variations {
+                    println!("    short variation: {s}");
+                }
+            }
+        }
+    }
+    if a.format == Format::Text {
+        println!();
+        println!("summary: {} problems", reports.len());
+        for (k, v) in &counts {
+            println!("  {k:<12} {v}");
+        }
+        if !input_errors.is_empty() {
+            println!("  {:<12} {}", "input error", input_errors.len());
+        }
+        let mut slow: Vec<&CheckReport> = reports.iter().collect();
+        slow.sort_by(|x, y| {
+            y.seconds
+                .partial_cmp(&x.seconds)
+                .unwrap_or(std::cmp::Ordering::Equal)
+        });
+        println!("slowest:");
+        for r in slow.iter().take(5) {
+            println!("  {:>8.2} s  {}:{} {}", r.seconds, r.file, r.line, r.name);
+        }
+    }
+    for e in &input_errors {
+        eprintln!("error: {e}");
+    }
+    let all_sound = reports
+        .iter()
+        .all(|r| r.twins.iter().all(|t| t.verdict == Verdict::Sound));
+    if !input_errors.is_empty() {
+        EXIT_INPUT
+    } else if all_sound {
+        EXIT_OK
+    } else {
+        EXIT_FAILED
+    }
+}
+
+/// Help/series solutions that differ in exactly one move.
+fn help_duals(r: &TwinResult) -> Vec<String> {
+    let mut out = vec![];
+    for (i, a) in r.lines.iter().enumerate() {
+        for b in &r.lines[i + 1..] {
+            if a.len() == b.len() && a.iter().zip(b).filter(|(x, y)| x.text != y.text).count() == 1
+            {
+                let t = |l: &Vec<crate::search::result::MoveInfo>| {
+                    l.iter()
+                        .map(|m| m.text.clone())
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                };
+                out.push(format!("{} / {}", t(a), t(b)));
+            }
+        }
+    }
+    out
+}
+
+fn convert_cmd(a: &ConvertArgs) -> i32 {
+    let problems = match problem::load_file(&a.file) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return EXIT_INPUT;
+        }
+    };
+    let ext = a
+        .file
+        .extension()
+        .and_then(|e| e.to_str())
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    if matches!(ext.as_str(), "inp" | "pop") {
+        print!("{}", crate::problem::yaml::problems_to_yaml(&problems));
+    } else {
+        print!("{}", crate::problem::inp::problems_to_inp(&problems));
+    }
     EXIT_OK
 }

@@ -22,6 +22,44 @@ pub enum Command {
     Show(ShowArgs),
     /// Count leaf nodes of the legal move tree (move generator test).
     Perft(PerftArgs),
+    /// Solve problems and judge them against their stated solutions.
+    Check(CheckArgs),
+    /// Convert a Popeye input file to YAML, or a YAML file to Popeye input (stdout).
+    Convert(ConvertArgs),
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct CheckArgs {
+    /// Problem files or directories.
+    pub files: Vec<PathBuf>,
+    /// Output: text, or json (one JSON object per problem and line).
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// Worker threads (default: all cores).
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+    /// Transposition table size in MB (upper bound).
+    #[arg(long, default_value_t = 256)]
+    pub hash: usize,
+    /// Time limit per twin in seconds.
+    #[arg(long)]
+    pub time_limit: Option<f64>,
+    /// No progress bar.
+    #[arg(long, short)]
+    pub quiet: bool,
+    /// Report duals (direct play: several attacker continuations after a defence; help
+    /// play: several solutions that differ in one move only).
+    #[arg(long)]
+    pub duals: bool,
+    /// Report short variations (defences answered faster than the full length).
+    #[arg(long)]
+    pub short_variations: bool,
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct ConvertArgs {
+    /// A Popeye input file (.inp) or a YAML file.
+    pub file: PathBuf,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]

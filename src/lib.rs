@@ -12,6 +12,7 @@
 //! solvers), `problem` (problem model and readers), `output` (notation and printers).
 
 pub mod app;
+pub mod check;
 pub mod cli;
 pub mod core;
 pub mod moves;

@@ -163,8 +163,13 @@ fn bad_input_exits_2_with_location() {
 
 #[test]
 fn time_limit_stops_and_marks_the_result_incomplete() {
-    let (code, stdout, _) =
-        chainmate(&["solve", "-q", "--time-limit", "0.2", &root("tests/data/popeye/bench/bench_12.inp")]);
+    let (code, stdout, _) = chainmate(&[
+        "solve",
+        "-q",
+        "--time-limit",
+        "0.2",
+        &root("tests/data/popeye/bench/bench_12.inp"),
+    ]);
     assert_eq!(code, 0);
     assert!(stdout.contains("incomplete"), "{stdout}");
     let (_, json, _) = chainmate(&[

@@ -1315,6 +1315,78 @@ fn parse_twins<'a>(
     }
 }
 
+/// Problems written as a Popeye input file. Popeye input has no field for a stated
+/// solution, keywords or comments; those are written as `Remark` lines only when there is
+/// no remark, otherwise left out.
+pub fn problems_to_inp(problems: &[super::Problem]) -> String {
+    use crate::core::Color;
+    let mut out = String::new();
+    for (i, p) in problems.iter().enumerate() {
+        out.push_str(if i == 0 {
+            "BeginProblem\n"
+        } else {
+            "NextProblem\n"
+        });
+        for a in &p.authors {
+            out.push_str(&format!("Author {a}\n"));
+        }
+        if let Some(x) = &p.source {
+            for line in x.lines() {
+                out.push_str(&format!("Origin {line}\n"));
+            }
+        }
+        if let Some(x) = &p.award {
+            for line in x.lines() {
+                out.push_str(&format!("Award {line}\n"));
+            }
+        }
+        if let Some(x) = &p.title {
+            for line in x.lines() {
+                out.push_str(&format!("Title {line}\n"));
+            }
+        }
+        if let Some(x) = &p.remark {
+            for line in x.lines() {
+                out.push_str(&format!("Remark {line}\n"));
+            }
+        }
+        if p.condition != crate::rules::Condition::Orthodox {
+            out.push_str(&format!("Condition {}\n", p.condition.name()));
+        }
+        let mut options = p.option_words();
+        let nc = p.no_castling_squares();
+        if !nc.is_empty() {
+            options.push(format!("NoCastling {}", nc.join("")));
+        }
+        if p.position.ep != crate::core::NO_SQUARE {
+            options.push(format!(
+                "EnPassant {}",
+                crate::core::square_name(p.position.ep)
+            ));
+        }
+        if !options.is_empty() {
+            out.push_str(&format!("Option {}\n", options.join(" ")));
+        }
+        out.push_str(&format!("Stipulation {}\n", p.stipulation));
+        out.push_str("Pieces\n");
+        for (name, c) in [("White", Color::White), ("Black", Color::Black)] {
+            let w = p.piece_words(c);
+            if !w.is_empty() {
+                out.push_str(&format!("  {name} {}\n", w.join(" ")));
+            }
+        }
+        for t in &p.twins {
+            let cmds: Vec<String> = t.commands.iter().map(super::command_text).collect();
+            let cont = if t.continued { "Continued " } else { "" };
+            out.push_str(&format!("Twin {cont}{}\n", cmds.join(" ")));
+        }
+    }
+    if !problems.is_empty() {
+        out.push_str("EndProblem\n");
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

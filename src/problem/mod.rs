@@ -731,7 +731,7 @@ pub(crate) fn ep_square(pos: &Position, squares: &[Square]) -> Result<Square, St
 // Twins
 // ---------------------------------------------------------------------------------------
 
-fn command_text(c: &TwinCommand) -> String {
+pub(crate) fn command_text(c: &TwinCommand) -> String {
     let piece = |p: Piece| format!("{} {}", p.color, p.kind.code());
     match c {
         TwinCommand::Move(a, b) => format!("Move {} {}", square_name(*a), square_name(*b)),
@@ -989,5 +989,68 @@ impl Problem {
             stipulation: self.stipulation,
             condition: self.condition,
         }
+    }
+}
+
+impl Problem {
+    /// Popeye option words for this problem's options (conditions excluded).
+    pub fn option_words(&self) -> Vec<String> {
+        let o = &self.options;
+        let mut v = vec![];
+        if o.tries {
+            v.push(if o.defence == 1 {
+                "Try".to_string()
+            } else {
+                format!("Defence {}", o.defence)
+            });
+        }
+        if o.set_play {
+            v.push("SetPlay".into());
+        }
+        if let Some(t) = o.threat {
+            v.push(format!("Threat {t}"));
+        }
+        if o.no_threat {
+            v.push("NoThreat".into());
+        }
+        if let Some(m) = o.max_solutions {
+            v.push(format!("MaxSolutions {m}"));
+        }
+        if o.variations {
+            v.push("Variations".into());
+        }
+        if o.short_variations_off {
+            v.push("NoShortVariations".into());
+        }
+        if o.no_board {
+            v.push("NoBoard".into());
+        }
+        if o.intelligent {
+            v.push("Intelligent".into());
+        }
+        v
+    }
+
+    /// Pieces of one colour as Popeye writes them (`Kc1`, `Ra1`, ...), in square order.
+    pub fn piece_words(&self, color: Color) -> Vec<String> {
+        (0..64u8)
+            .filter_map(|s| {
+                let p = self.position.board.get(s)?;
+                (p.color == color).then(|| format!("{}{}", p.kind.code(), square_name(s)))
+            })
+            .collect()
+    }
+
+    /// Castling rights the file takes away from the home convention, as the squares of the
+    /// pieces that may not castle (Popeye's `NoCastling`).
+    pub fn no_castling_squares(&self) -> Vec<String> {
+        let removed = self.position.home_castling_rights() & !self.position.castling;
+        let mut v = vec![];
+        for (bit, sq) in [(1u8, "h1"), (2, "a1"), (4, "h8"), (8, "a8")] {
+            if removed & bit != 0 {
+                v.push(sq.to_string());
+            }
+        }
+        v
     }
 }

@@ -381,6 +381,8 @@ impl Reader<'_> {
         d.keywords = get(self.map, "keywords").map(texts).unwrap_or_default();
         d.comments = get(self.map, "comments").map(texts).unwrap_or_default();
         d.title = self.text_field("title")?.into_iter().collect();
+        // Our extension: Popeye's `Remark` (echoed before the solution).
+        d.remark = self.text_field("remark")?.into_iter().collect();
         let source_name = match get(self.map, "source") {
             Some(Value::Mapping(m)) => get(m, "name").and_then(scalar),
             Some(v) => scalar(v),
@@ -694,6 +696,96 @@ impl Reader<'_> {
         d.twins = twins;
         Ok(())
     }
+}
+
+/// Problems written in the YACPDB schema (a multi-document stream), with our extensions
+/// (`condition`, `castling` as NoCastling squares, `enpassant`) where needed.
+pub fn problems_to_yaml(problems: &[super::Problem]) -> String {
+    use serde_yaml::{Mapping, Value};
+    let mut out = String::new();
+    for p in problems {
+        let mut m = Mapping::new();
+        let s = |x: &str| Value::String(x.to_string());
+        if !p.authors.is_empty() {
+            m.insert(
+                s("authors"),
+                Value::Sequence(p.authors.iter().map(|a| s(a)).collect()),
+            );
+        }
+        if let Some(x) = &p.source {
+            m.insert(s("source"), s(x));
+        }
+        if let Some(x) = &p.award {
+            m.insert(s("award"), s(x));
+        }
+        if let Some(x) = &p.title {
+            m.insert(s("title"), s(x));
+        }
+        if let Some(x) = &p.remark {
+            m.insert(s("remark"), s(x));
+        }
+        m.insert(s("stipulation"), s(&p.stipulation.to_string()));
+        let mut options: Vec<Value> = vec![];
+        if p.condition != crate::rules::Condition::Orthodox {
+            options.push(s(p.condition.name()));
+        }
+        options.extend(p.option_words().iter().map(|o| s(o)));
+        let nc = p.no_castling_squares();
+        if !nc.is_empty() {
+            options.push(s(&format!("NoCastling {}", nc.join(" "))));
+        }
+        if p.position.ep != crate::core::NO_SQUARE {
+            options.push(s(&format!(
+                "EnPassant {}",
+                crate::core::square_name(p.position.ep)
+            )));
+        }
+        if !options.is_empty() {
+            m.insert(s("options"), Value::Sequence(options));
+        }
+        let mut alg = Mapping::new();
+        for (name, c) in [
+            ("white", crate::core::Color::White),
+            ("black", crate::core::Color::Black),
+        ] {
+            alg.insert(
+                s(name),
+                Value::Sequence(p.piece_words(c).iter().map(|w| s(w)).collect()),
+            );
+        }
+        m.insert(s("algebraic"), Value::Mapping(alg));
+        if !p.twins.is_empty() {
+            let mut tw = Mapping::new();
+            for t in &p.twins {
+                let cmds: Vec<String> = t.commands.iter().map(super::command_text).collect();
+                let text = if t.continued {
+                    format!("Continued {}", cmds.join(" "))
+                } else {
+                    cmds.join(" ")
+                };
+                tw.insert(s(&t.label), s(&text));
+            }
+            m.insert(s("twins"), Value::Mapping(tw));
+        }
+        if let Some(x) = &p.solution {
+            m.insert(s("solution"), s(x));
+        }
+        if !p.keywords.is_empty() {
+            m.insert(
+                s("keywords"),
+                Value::Sequence(p.keywords.iter().map(|k| s(k)).collect()),
+            );
+        }
+        if !p.comments.is_empty() {
+            m.insert(
+                s("comments"),
+                Value::Sequence(p.comments.iter().map(|k| s(k)).collect()),
+            );
+        }
+        out.push_str("---\n");
+        out.push_str(&serde_yaml::to_string(&Value::Mapping(m)).unwrap_or_default());
+    }
+    out
 }
 
 /// Serialises any result structure as YAML (used by `--format yaml`).

@@ -427,7 +427,10 @@ fn solve_battle(
             let refutations: Vec<MoveInfo> = refs
                 .iter()
                 .map(|r| {
-                    let c = child.make(*r);
+                    let c = engine
+                        .rules
+                        .play(child, *r)
+                        .unwrap_or_else(|| child.make(*r));
                     MoveInfo::new(engine.rules, child, *r, &c)
                 })
                 .collect();
@@ -447,4 +450,27 @@ fn solve_battle(
         out.shorter = Some(shortest);
     }
     engine.flush(&mut ctx);
+}
+
+/// The defender's refutations of a first move (battle play) that leads to `child`, as move
+/// texts; empty when the move fails without a defence to name or does not fail.
+pub fn refutations_of(inst: &TwinInstance, rules: &Rules, child: &Position) -> Vec<String> {
+    let battle = match inst.stipulation.play {
+        Play::Self_ => Battle::Self_,
+        Play::Reflex => Battle::Reflex,
+        _ => Battle::Direct,
+    };
+    let stop = AtomicBool::new(false);
+    let tt = Tt::acquire(table_mb(inst.stipulation, 64));
+    let engine = Engine::new(rules, inst.stipulation.goal, &tt, &stop);
+    let mut ctx = Ctx::new();
+    let n = inst.stipulation.moves.min(MAX_BATTLE_MOVES);
+    tree::refutations(&engine, &mut ctx, battle, child, n, usize::MAX)
+        .unwrap_or_default()
+        .into_iter()
+        .map(|d| {
+            let grand = rules.play(child, d).unwrap_or_else(|| child.make(d));
+            MoveInfo::new(rules, child, d, &grand).text
+        })
+        .collect()
 }

@@ -1,0 +1,279 @@
+//! The composition checker: solves a problem and compares with the stated solution.
+//! Verdicts per twin: `sound` (exactly the stated keys / solutions), `cooked` (more keys or
+//! solutions than stated, or a shorter direct solution), `no solution` (a stated key or line
+//! fails, or nothing works), `unstated` (the file states no solution).
+//!
+//! Stated moves are matched against the position's legal moves in both notations (long
+//! `Qd1-d5`, short `Qd5`), ignoring check and mate signs, so YACPDB-style and Popeye-style
+//! solutions are both understood.
+
+use crate::moves::Move;
+use crate::output::notation::{Style, move_body};
+use crate::position::Position;
+use crate::problem::{Problem, TwinInstance};
+use crate::rules::Rules;
+use crate::search::result::{MoveInfo, TwinResult};
+use crate::search::solve::{Settings, solve_twin, start_position};
+use crate::search::stipulation::Play;
+use serde::Serialize;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    Sound,
+    Cooked,
+    NoSolution,
+    Unstated,
+}
+
+impl Verdict {
+    pub fn text(self) -> &'static str {
+        match self {
+            Verdict::Sound => "sound",
+            Verdict::Cooked => "cooked",
+            Verdict::NoSolution => "no solution",
+            Verdict::Unstated => "unstated",
+        }
+    }
+}
+
+/// The verdict of one twin with its evidence (lines of text).
+#[derive(Clone, Debug, Serialize)]
+pub struct TwinVerdict {
+    pub twin: String,
+    pub stipulation: String,
+    pub verdict: Verdict,
+    pub evidence: Vec<String>,
+    pub complete: bool,
+    pub seconds: f64,
+}
+
+/// Text of a move for comparison: no numbers, signs or marks, no spaces.
+pub fn normalize(text: &str) -> String {
+    let t = text.trim();
+    let t = t.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
+    t.chars()
+        .filter(|c| !matches!(c, '+' | '#' | '=' | '!' | '?' | ' ' | 'x' | '*' | '-' | ':'))
+        .collect()
+}
+
+/// Splits a stated line into move tokens (a chain in parentheses stays with its move).
+fn tokens(line: &str) -> Vec<String> {
+    let mut out: Vec<String> = vec![];
+    let mut depth = 0;
+    let mut cur = String::new();
+    for c in line.chars() {
+        match c {
+            '(' => {
+                depth += 1;
+                cur.push(c);
+            }
+            ')' => {
+                depth -= 1;
+                cur.push(c);
+            }
+            c if c.is_whitespace() && depth == 0 => {
+                if !cur.is_empty() {
+                    out.push(std::mem::take(&mut cur));
+                }
+            }
+            c if c.is_whitespace() => {}
+            c => cur.push(c),
+        }
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    // A chain in parentheses belongs to the move before it.
+    let mut merged: Vec<String> = vec![];
+    for t in out {
+        match merged.last_mut() {
+            Some(last) if t.starts_with('(') => last.push_str(&t),
+            _ => merged.push(t),
+        }
+    }
+    // Drop bare move numbers ("1.", "2...") and bare signs.
+    merged
+        .into_iter()
+        .filter(|t| !t.trim_end_matches('.').chars().all(|c| c.is_ascii_digit()))
+        .filter(|t| {
+            !matches!(
+                t.as_str(),
+                "+" | "#" | "=" | "!" | "?" | "threat:" | "zugzwang."
+            )
+        })
+        .collect()
+}
+
+/// Keys written in a stated tree solution: first moves followed by `!`.
+fn stated_keys(solution: &str) -> Vec<String> {
+    solution
+        .lines()
+        .filter_map(|l| {
+            let l = l.trim();
+            let rest = l.strip_prefix("1.")?;
+            if rest.starts_with('.') {
+                return None;
+            }
+            let bang = rest.find('!')?;
+            Some(rest[..bang].trim().to_string())
+        })
+        .collect()
+}
+
+/// Lines of a stated help/series solution (those starting with a move number).
+fn stated_lines(solution: &str) -> Vec<Vec<String>> {
+    solution
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.starts_with(|c: char| c.is_ascii_digit()))
+        .map(|l| tokens(l).iter().map(|t| normalize(t)).collect())
+        .collect()
+}
+
+/// The legal move of `pos` a stated text names (long or short notation), if any.
+fn find_move(rules: &Rules, pos: &Position, text: &str) -> Option<(Move, Position)> {
+    let want = normalize(text);
+    rules.legal_moves(pos).into_iter().find(|(m, _)| {
+        normalize(&move_body(rules, pos, *m, Style::Long)) == want
+            || normalize(&move_body(rules, pos, *m, Style::Short)) == want
+    })
+}
+
+fn line_matches(found: &[MoveInfo], stated: &[String]) -> bool {
+    found.len() == stated.len()
+        && found
+            .iter()
+            .zip(stated)
+            .all(|(f, s)| normalize(&f.text) == *s || normalize(&f.short) == *s)
+}
+
+fn line_text(line: &[MoveInfo]) -> String {
+    line.iter()
+        .map(|m| m.text.clone())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Solves and judges one twin.
+pub fn check_twin(
+    p: &Problem,
+    t: &TwinInstance,
+    rules: &Rules,
+    settings: &Settings,
+) -> (TwinVerdict, TwinResult) {
+    let r = solve_twin(t, rules, settings);
+    let mut evidence = vec![];
+    let helpish = !matches!(
+        t.stipulation.play,
+        Play::Direct | Play::Self_ | Play::Reflex
+    );
+    let stated = p.solution.as_deref().unwrap_or("").trim();
+    let verdict = if stated.is_empty() {
+        if helpish {
+            evidence.extend(r.lines.iter().map(|l| format!("found: {}", line_text(l))));
+        } else {
+            evidence.extend(r.keys.iter().map(|k| format!("found key: 1.{} !", k.text)));
+        }
+        if evidence.is_empty() {
+            evidence.push("found: no solution".into());
+        }
+        Verdict::Unstated
+    } else if helpish {
+        let want = stated_lines(stated);
+        let missing: Vec<&Vec<String>> = want
+            .iter()
+            .filter(|w| !r.lines.iter().any(|l| line_matches(l, w)))
+            .collect();
+        let extra: Vec<&Vec<MoveInfo>> = r
+            .lines
+            .iter()
+            .filter(|l| !want.iter().any(|w| line_matches(l, w)))
+            .collect();
+        for m in &missing {
+            evidence.push(format!("stated line does not work: {}", m.join(" ")));
+        }
+        for e in &extra {
+            evidence.push(format!("extra solution: {}", line_text(e)));
+        }
+        if r.lines.is_empty() || !missing.is_empty() {
+            if r.lines.is_empty() {
+                evidence.push("no solution exists".into());
+            }
+            Verdict::NoSolution
+        } else if !extra.is_empty() {
+            Verdict::Cooked
+        } else {
+            Verdict::Sound
+        }
+    } else {
+        let pos = start_position(t);
+        let want = stated_keys(stated);
+        let mut failing = false;
+        for k in &want {
+            match find_move(rules, &pos, k) {
+                None => {
+                    evidence.push(format!("stated key 1.{k} is not a legal move"));
+                    failing = true;
+                }
+                Some((m, child)) => {
+                    if !r.keys.iter().any(|x| x.mv == m) {
+                        failing = true;
+                        let refs = refutation_texts(rules, t, &child);
+                        evidence.push(format!("stated key 1.{k} fails: {}", refs));
+                    }
+                }
+            }
+        }
+        let extra: Vec<&MoveInfo> = r
+            .keys
+            .iter()
+            .filter(|x| {
+                !want
+                    .iter()
+                    .any(|k| find_move(rules, &pos, k).is_some_and(|(m, _)| m == x.mv))
+            })
+            .collect();
+        for e in &extra {
+            evidence.push(format!("extra key (cook): 1.{} !", e.text));
+        }
+        if let Some(s) = r.shorter {
+            evidence.push(format!("shorter solution: the goal is reached in {s}"));
+        }
+        if r.keys.is_empty() {
+            evidence.push("no key works".into());
+            Verdict::NoSolution
+        } else if failing || want.is_empty() {
+            Verdict::NoSolution
+        } else if !extra.is_empty() || r.shorter.is_some() {
+            Verdict::Cooked
+        } else {
+            Verdict::Sound
+        }
+    };
+    let v = TwinVerdict {
+        twin: t.label.clone(),
+        stipulation: t.stipulation.to_string(),
+        verdict,
+        evidence,
+        complete: r.complete,
+        seconds: r.seconds,
+    };
+    (v, r)
+}
+
+/// The defences that refute a failed key, as text ("but 1...x !").
+fn refutation_texts(rules: &Rules, t: &TwinInstance, child: &Position) -> String {
+    let refs = crate::search::solve::refutations_of(t, rules, child);
+    if refs.is_empty() {
+        "the move fails without a defence to name (no legal reply, or it stalemates)".into()
+    } else {
+        format!(
+            "but {}",
+            refs.iter()
+                .map(|m| format!("1...{m} !"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    }
+}

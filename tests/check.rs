@@ -1,0 +1,117 @@
+//! `chainmate check`: verdicts with evidence, JSON lines, exit codes, duals.
+
+use std::process::Command;
+
+fn chainmate(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_chainmate"))
+        .args(args)
+        .output()
+        .expect("runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn root(p: &str) -> String {
+    format!("{}/{p}", env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn every_verdict_with_its_evidence() {
+    let (code, out, _) = chainmate(&["check", "-q", &root("problems/orthodox")]);
+    assert_eq!(code, 1, "not all sound");
+    let block = |name: &str| -> String {
+        let start = out.find(name).unwrap_or_else(|| panic!("{name} in\n{out}"));
+        out[start..].lines().take(5).collect::<Vec<_>>().join("\n")
+    };
+    let sound = block("armeni_tries.yaml");
+    assert!(sound.contains("#2: sound"), "{sound}");
+    let cooked = block("cooked_example.yaml");
+    assert!(
+        cooked.contains("#2: cooked") && cooked.contains("extra key (cook): 1.Se8-c7 # !"),
+        "{cooked}"
+    );
+    assert!(cooked.contains("shorter solution"), "{cooked}");
+    let unsound = block("unsound_example.yaml");
+    assert!(unsound.contains("#2: no solution"), "{unsound}");
+    assert!(
+        unsound.contains("stated key 1.Bh4*g5 fails: but 1...Rf8-e8 !"),
+        "{unsound}"
+    );
+    let unstated = block("unstated_example.yaml");
+    assert!(
+        unstated.contains("#2: unstated") && unstated.contains("found key: 1.f2-f4 !"),
+        "{unstated}"
+    );
+    assert!(out.contains("summary:") && out.contains("slowest:"));
+}
+
+#[test]
+fn sound_problems_exit_0_and_conditions_are_checked() {
+    let (code, out, _) = chainmate(&[
+        "check",
+        "-q",
+        &root("problems/teleport"),
+        &root("problems/kazan"),
+    ]);
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(out.matches(": sound").count(), 10, "{out}");
+}
+
+#[test]
+fn json_lines() {
+    let (_, out, _) = chainmate(&[
+        "check",
+        "-q",
+        "--format",
+        "json",
+        &root("problems/orthodox"),
+    ]);
+    let mut verdicts = vec![];
+    for line in out.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).expect("one JSON object per line");
+        verdicts.push(v["twins"][0]["verdict"].as_str().unwrap().to_string());
+    }
+    for v in ["sound", "cooked", "no_solution", "unstated"] {
+        assert!(verdicts.iter().any(|x| x == v), "{v} in {verdicts:?}");
+    }
+}
+
+#[test]
+fn input_errors_exit_2_and_the_rest_is_checked() {
+    let dir = std::env::temp_dir().join(format!("chainmate-check-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("bad.yaml"),
+        "stipulation: \"#2\"\nalgebraic: {white: [Kg1, Qz9], black: [Ke8]}\n",
+    )
+    .unwrap();
+    std::fs::copy(
+        root("problems/teleport/01_mate1.yaml"),
+        dir.join("good.yaml"),
+    )
+    .unwrap();
+    let (code, out, err) = chainmate(&["check", "-q", dir.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(err.contains("bad.yaml"), "{err}");
+    assert!(
+        out.contains("good.yaml") && out.contains("#1: sound"),
+        "{out}"
+    );
+}
+
+#[test]
+fn duals_are_reported() {
+    let (_, out, _) = chainmate(&[
+        "check",
+        "-q",
+        "--duals",
+        &root("problems/orthodox/armeni_tries.yaml"),
+    ]);
+    assert!(
+        out.contains("dual: 1.f2-f4 1...Rf8-b8 +: c7*b8=Q #, c7*b8=B #"),
+        "{out}"
+    );
+}
