@@ -318,3 +318,31 @@ mod tests {
         );
     }
 }
+
+#[cfg(test)]
+mod fairy_order_tests {
+    use crate::output::notation::{Style, move_body};
+    use crate::position::Position;
+    use crate::rules::{Condition, Rules};
+
+    /// D4: fairy pieces follow after the queen (by Pocket Mutation class), so a rook goes
+    /// before a nightrider (class 3) and a queen before an empress (class 5).
+    #[test]
+    fn fairy_followers_come_after_the_queen() {
+        let r = Rules::new(Condition::Kazan);
+        let texts = |fen: &str| -> Vec<String> {
+            let pos = Position::from_fen(fen).unwrap();
+            r.legal_moves(&pos)
+                .into_iter()
+                .map(|(m, _)| move_body(&r, &pos, m, Style::Long))
+                .collect()
+        };
+        // Bd4 leads; both the rook d8 and the nightrider b3 (b3-d4 is a knight step) can
+        // step onto d4: the rook follows.
+        let t = texts("3R3k/8/8/8/3B4/1(N)6/8/K7 w - - 0 1");
+        assert!(t.contains(&"Bd4-e5 (Rd8-d4)".to_string()), "{t:?}");
+        // Bd4 leads; queen d1 and empress d8 can both reach d4: the queen follows.
+        let t = texts("3(EM)3k/8/8/8/3B4/8/8/K2Q4 w - - 0 1");
+        assert!(t.contains(&"Bd4-e5 (Qd1-d4)".to_string()), "{t:?}");
+    }
+}
