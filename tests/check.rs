@@ -115,3 +115,29 @@ fn duals_are_reported() {
         "{out}"
     );
 }
+
+#[test]
+fn short_variations_are_reported() {
+    let (_, out, _) = chainmate(&[
+        "check",
+        "-q",
+        "--short-variations",
+        &root("problems/orthodox/d4_0166.inp"),
+    ]);
+    // 1...Sb5-d6 is answered by mate on White's third move: shorter than the full length.
+    assert!(
+        out.contains("short variation: 1.Ba8-h1 1...Sb5-d6"),
+        "{out}"
+    );
+}
+
+#[test]
+fn olive_collections_are_checked_as_they_are() {
+    let (code, out, err) = chainmate(&[
+        "check",
+        "-q",
+        &root("tests/data/problems/olive_collection.olv"),
+    ]);
+    assert_ne!(code, 2, "{err}");
+    assert!(out.contains("summary:"), "{out}");
+}
