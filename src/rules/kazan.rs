@@ -275,6 +275,12 @@ mod tests {
     }
 
     #[test]
+    fn a_piece_moves_once_per_turn() {
+        // After Ra1-b1 the rook could step back onto a1, but it has moved: no chain.
+        assert_eq!(from("4k3/8/8/8/8/8/8/R3K3 w - - 0 1", "Ra1-b1"), ["Ra1-b1"]);
+    }
+
+    #[test]
     fn castling_is_followed_by_the_weakest_piece() {
         assert_eq!(
             from("4k3/8/8/8/8/5N2/8/4K2R w K - 0 1", "0-0"),

@@ -179,6 +179,15 @@ mod tests {
     }
 
     #[test]
+    fn pawns_teleport_straight_only() {
+        // The knight on d3 is diagonal to the e2 pawn (no teleport); the one on e3 straight.
+        let t = texts("4k3/8/8/8/8/3N4/4P3/4K3 w - - 0 1");
+        assert!(!t.iter().any(|x| x.starts_with("e2-d3")), "{t:?}");
+        let t = texts("4k3/8/8/8/8/4N3/4P3/4K3 w - - 0 1");
+        assert!(t.contains(&"e2-e3<->Se3".to_string()), "{t:?}");
+    }
+
+    #[test]
     fn pawn_brought_to_its_first_rank_steps_once() {
         // Ra1-a2<->Pa2 puts the pawn on a1 ...
         let t = texts("4k3/8/8/8/8/8/P7/R3K3 w - - 0 1");
