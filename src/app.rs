@@ -316,6 +316,11 @@ fn perft_cmd(a: &PerftArgs) -> i32 {
             println!("{} {n}", move_text(&rules, &pos, m, &child, Style::Long));
         }
         println!("Nodes searched: {total}");
+    } else if a.game_start {
+        println!(
+            "Nodes searched: {}",
+            crate::rules::perft_game_start(&rules, &pos, a.depth)
+        );
     } else {
         println!("Nodes searched: {}", perft(&rules, &pos, a.depth));
     }

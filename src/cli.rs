@@ -146,4 +146,8 @@ pub struct PerftArgs {
     /// Condition (default orthodox).
     #[arg(long, default_value = "orthodox")]
     pub condition: String,
+    /// Count from the start of a game: game-only rules apply (Pocket Mutation: White may not
+    /// use the pocket on the first move).
+    #[arg(long)]
+    pub game_start: bool,
 }

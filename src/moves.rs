@@ -17,6 +17,10 @@ pub enum MoveKind {
     Teleport,
     /// A pawn's two-step that teleports (gives en-passant rights as a two-step does).
     TeleportDouble,
+    /// Pocket Mutation: the piece on `from` (= `to`) goes into the pocket as `promo`.
+    Pocket,
+    /// Pocket Mutation: the pocketed piece is dropped on `to` (= `from`).
+    Drop,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

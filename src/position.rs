@@ -237,6 +237,14 @@ impl Position {
             p.hash ^= ZOBRIST.ep[p.ep as usize];
             p.ep = NO_SQUARE;
         }
+        if m.kind == MoveKind::Drop {
+            let kind = p.pockets[us.idx()].expect("drop from an empty pocket");
+            p.set_pocket(us, None);
+            p.put(m.to, Piece::new(us, kind));
+            p.side = us.flip();
+            p.hash ^= ZOBRIST.side;
+            return p;
+        }
         let mut piece = p.remove(m.from).expect("move from an empty square");
         match m.kind {
             MoveKind::Castle => {
@@ -258,6 +266,10 @@ impl Position {
                 }
                 p.put(m.to, piece);
             }
+            MoveKind::Pocket => {
+                p.set_pocket(us, Some(m.promo.unwrap_or(piece.kind)));
+            }
+            MoveKind::Drop => {} // returned above
             MoveKind::Teleport | MoveKind::TeleportDouble => {
                 let mut other = p.remove(m.to).expect("teleport onto an empty square");
                 if let Some(k) = m.promo {
@@ -287,6 +299,17 @@ impl Position {
             }
         }
         p
+    }
+
+    /// Sets a pocket (hash included).
+    pub fn set_pocket(&mut self, c: Color, kind: Option<Kind>) {
+        if let Some(k) = self.pockets[c.idx()] {
+            self.hash ^= ZOBRIST.pocket[c.idx()][k as usize + 1];
+        }
+        self.pockets[c.idx()] = kind;
+        if let Some(k) = kind {
+            self.hash ^= ZOBRIST.pocket[c.idx()][k as usize + 1];
+        }
     }
 
     /// Moves a piece of the side that just moved from `from` to the empty square `to`

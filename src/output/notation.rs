@@ -67,6 +67,19 @@ fn leader_body(rules: &Rules, pos: &Position, m: Move, style: Style) -> String {
     if matches!(m.kind, MoveKind::Teleport | MoveKind::TeleportDouble) {
         return teleport_text(pos, m, kind);
     }
+    // Pocket Mutation: `Rh1->pocket` (`Rh1->pocket=N` when it mutates), drops `Q@a3`.
+    if m.kind == MoveKind::Pocket {
+        let mut t = format!("{}{}->pocket", kind.code(), square_name(m.from));
+        if let Some(k) = m.promo.filter(|&k| k != kind) {
+            t.push('=');
+            t.push_str(k.code());
+        }
+        return t;
+    }
+    if m.kind == MoveKind::Drop {
+        let k = pos.pockets[pos.side.idx()].unwrap_or(Kind::Pawn);
+        return format!("{}@{}", k.code(), square_name(m.to));
+    }
     let capture = m.kind == MoveKind::EnPassant || !pos.board.is_empty(m.to);
     let mut s = String::new();
     match style {

@@ -3,6 +3,7 @@
 
 pub mod kazan;
 pub mod orthodox;
+pub mod pocket;
 pub mod teleport;
 
 use crate::core::Kind;
@@ -17,6 +18,7 @@ pub enum Condition {
     Orthodox,
     Teleport,
     Kazan,
+    PocketMutation,
 }
 
 /// (canonical name, accepted spellings) per condition.
@@ -28,6 +30,11 @@ pub const REGISTRY: &[(Condition, &str, &[&str])] = &[
         &["teleport", "teleportchess"],
     ),
     (Condition::Kazan, "kazan", &["kazan", "kazanchess"]),
+    (
+        Condition::PocketMutation,
+        "pocket-mutation",
+        &["pocket-mutation", "pocketmutation", "pocket"],
+    ),
 ];
 
 impl Condition {
@@ -67,15 +74,30 @@ impl Default for Rules {
 
 impl Rules {
     pub fn new(condition: Condition) -> Rules {
+        // Pocket Mutation: pawns never promote by moving (they are promoted by pocketing).
+        let promotions = if condition == Condition::PocketMutation {
+            vec![]
+        } else {
+            ORTHODOX_PROMOTIONS.to_vec()
+        };
         Rules {
             condition,
-            promotions: ORTHODOX_PROMOTIONS.to_vec(),
+            promotions,
         }
+    }
+
+    /// Is castling part of the condition? (Not in Pocket Mutation.)
+    #[inline]
+    pub fn castling_allowed(&self) -> bool {
+        self.condition != Condition::PocketMutation
     }
 
     /// Adds the fairy kinds of a problem to the promotion choices (as Popeye does: a pawn may
     /// promote to any fairy piece present in the problem), in table order after Q, S, R, B.
     pub fn with_fairy_promotions(mut self, kinds: impl IntoIterator<Item = Kind>) -> Rules {
+        if self.promotions.is_empty() {
+            return self; // no promotion by moving under this condition
+        }
         let mut extra: Vec<Kind> = kinds.into_iter().filter(|k| !k.is_orthodox()).collect();
         extra.sort();
         extra.dedup();
@@ -103,6 +125,7 @@ impl Rules {
             }
             Condition::Teleport => teleport::for_each_legal(pos, self, f),
             Condition::Kazan => kazan::for_each_legal(pos, self, f),
+            Condition::PocketMutation => pocket::for_each_legal(pos, self, f),
         }
     }
 
@@ -122,7 +145,7 @@ impl Rules {
         match self.condition {
             Condition::Orthodox => orthodox::has_legal_move(pos, self),
             Condition::Teleport => teleport::has_legal_move(pos, self),
-            Condition::Kazan => self
+            Condition::Kazan | Condition::PocketMutation => self
                 .for_each_legal(pos, |_, _| ControlFlow::Break(()))
                 .is_break(),
         }
@@ -166,8 +189,8 @@ impl Rules {
                 });
             }
             // A chain move only exists with its chain: the legal moves are the list.
-            Condition::Kazan => {
-                let _ = kazan::for_each_legal(pos, self, |m, _| {
+            Condition::Kazan | Condition::PocketMutation => {
+                let _ = self.for_each_legal(pos, |m, _| {
                     list.push(m);
                     ControlFlow::Continue(())
                 });
@@ -182,6 +205,7 @@ impl Rules {
             Condition::Orthodox => orthodox::is_pseudo_legal(pos, self, m),
             Condition::Teleport => teleport::is_pseudo_legal(pos, self, m),
             Condition::Kazan => kazan::replay(pos, self, m).is_some(),
+            Condition::PocketMutation => pocket::is_pseudo_legal(pos, self, m),
         }
     }
 
@@ -189,7 +213,7 @@ impl Rules {
     #[inline]
     pub fn play(&self, pos: &Position, m: Move) -> Option<Position> {
         match self.condition {
-            Condition::Orthodox | Condition::Teleport => {
+            Condition::Orthodox | Condition::Teleport | Condition::PocketMutation => {
                 let child = pos.make(m);
                 orthodox::is_legal_child(&child).then_some(child)
             }
@@ -201,7 +225,10 @@ impl Rules {
     #[inline]
     pub fn in_check(&self, pos: &Position) -> bool {
         match self.condition {
-            Condition::Orthodox | Condition::Teleport | Condition::Kazan => pos.in_check(),
+            Condition::Orthodox
+            | Condition::Teleport
+            | Condition::Kazan
+            | Condition::PocketMutation => pos.in_check(),
         }
     }
 
@@ -217,6 +244,26 @@ impl Rules {
         });
         n
     }
+}
+
+/// Perft of a game from its start (D15: in Pocket Mutation, White may not use the pocket
+/// on the first move).
+pub fn perft_game_start(rules: &Rules, pos: &Position, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let mut n = 0;
+    let _ = rules.for_each_legal(pos, |m, c| {
+        let pocket = matches!(
+            m.kind,
+            crate::moves::MoveKind::Pocket | crate::moves::MoveKind::Drop
+        );
+        if !(pocket && pos.side == crate::core::Color::White) {
+            n += perft(rules, c, depth - 1);
+        }
+        ControlFlow::Continue(())
+    });
+    n
 }
 
 /// Perft: leaf paths over distinct successor positions.
@@ -244,6 +291,8 @@ impl Condition {
             // A teleport can bring a pawn to its first rank.
             Condition::Teleport => rel_rank <= 6,
             Condition::Kazan => (1..=6).contains(&rel_rank),
+            // Pawns may stand anywhere: dropped on the first rank, moved to the last.
+            Condition::PocketMutation => true,
         }
     }
 }

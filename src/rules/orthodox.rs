@@ -43,7 +43,7 @@ pub fn each_pseudo_legal(
             emit(Move::new(from, to))?;
         }
     }
-    castling_moves(pos, emit)
+    castling_moves(pos, rules, emit)
 }
 
 /// Could `m` have been generated in `pos`? (Lets the search try remembered moves first
@@ -64,7 +64,7 @@ pub fn is_pseudo_legal(pos: &Position, rules: &Rules, m: Move) -> bool {
         return false;
     }
     match m.kind {
-        MoveKind::Castle => castling_moves(pos, &mut |c| {
+        MoveKind::Castle => castling_moves(pos, rules, &mut |c| {
             if c == m {
                 ControlFlow::Break(())
             } else {
@@ -86,7 +86,7 @@ pub fn is_pseudo_legal(pos: &Position, rules: &Rules, m: Move) -> bool {
             let promotes = us.relative_rank(m.to) == 7;
             let promo_ok = match m.promo {
                 Some(k) => promotes && rules.promotions().contains(&k),
-                None => !promotes,
+                None => !promotes || rules.promotions().is_empty(),
             };
             let step = m.to as i8 == m.from as i8 + us.forward() && occ & bb(m.to) == 0;
             let capture = pawn_attacks(us, m.from) & them & bb(m.to) != 0;
@@ -95,7 +95,7 @@ pub fn is_pseudo_legal(pos: &Position, rules: &Rules, m: Move) -> bool {
         MoveKind::Normal => {
             m.promo.is_none() && piece_attacks(m.from, us, p.kind, occ) & bb(m.to) != 0
         }
-        MoveKind::Teleport | MoveKind::TeleportDouble => false,
+        MoveKind::Teleport | MoveKind::TeleportDouble | MoveKind::Pocket | MoveKind::Drop => false,
     }
 }
 
@@ -201,7 +201,7 @@ pub fn each_check_candidate(
             emit(Move::new(from, to))?;
         }
     }
-    castling_moves(pos, emit)
+    castling_moves(pos, rules, emit)
 }
 
 /// Calls `f` with each legal move, deciding legality without playing the move wherever the
@@ -335,7 +335,7 @@ fn push_pawn(
     kind: MoveKind,
     out: &mut impl FnMut(Move) -> ControlFlow<()>,
 ) -> ControlFlow<()> {
-    if us.relative_rank(to) == 7 {
+    if us.relative_rank(to) == 7 && !rules.promotions().is_empty() {
         for &k in rules.promotions() {
             out(Move {
                 from,
@@ -405,11 +405,12 @@ fn pawn_moves(
 
 fn castling_moves(
     pos: &Position,
+    rules: &Rules,
     out: &mut impl FnMut(Move) -> ControlFlow<()>,
 ) -> ControlFlow<()> {
     let us = pos.side;
     let rights = pos.castling;
-    if rights == 0 {
+    if rights == 0 || !rules.castling_allowed() {
         return ControlFlow::Continue(());
     }
     let board = &pos.board;

@@ -1,0 +1,217 @@
+//! Pocket Mutation chess (Mike Nelson): orthodox movement and captures, no castling, and
+//! each side has a pocket holding at most one piece.
+//!
+//! - *Pocketing* (a whole move): with an empty pocket, take an own piece other than the king
+//!   off the board. Taken from ranks 1-7 (seen from its owner) it may mutate into any piece
+//!   of the same class, itself included; taken from the last rank it becomes a piece of the
+//!   next higher class (D14; class 8 stays as it is). Each choice is a move.
+//! - *Dropping* (a whole move): put the pocketed piece on any empty square except the own
+//!   last rank.
+//! - Pawns never promote by moving; a pawn on its last rank cannot move (it can be
+//!   pocketed, which promotes it to class 2). From its first rank a pawn steps one square;
+//!   from its second rank it may make the two-step however it got there. En passant as usual.
+//! - Legality is orthodox: a pocketing that exposes the own king (a pinned piece) or leaves
+//!   a check unanswered is illegal; a drop may block a check, and give check or mate.
+//! - D15: in a game from the initial array White may not use the pocket on the first move
+//!   (`perft --game-start`, replay); problem positions have no such restriction.
+//!
+//! The class table is `KindInfo::class` in `core/piece.rs` (the one place it is written).
+
+use super::{Rules, orthodox};
+use crate::core::piece::ALL_KINDS;
+use crate::core::{Kind, Square, Squares, bb};
+use crate::moves::{Move, MoveKind};
+use crate::position::Position;
+use std::ops::ControlFlow;
+
+/// The kinds a piece of kind `k` may become when pocketed from a square of relative rank
+/// `rel` (7 = its last rank: the next class; otherwise its own class).
+pub fn mutations(k: Kind, rel: u8) -> Vec<Kind> {
+    let class = k.info().class;
+    let target = if rel == 7 { (class + 1).min(8) } else { class };
+    if rel == 7 && class == 8 {
+        return vec![k];
+    }
+    ALL_KINDS
+        .iter()
+        .copied()
+        .filter(|x| *x != Kind::King && x.info().class == target)
+        .collect()
+}
+
+/// Pocketings and drops of the side to move (pseudo-legal).
+pub fn each_pocket_move(
+    pos: &Position,
+    emit: &mut impl FnMut(Move) -> ControlFlow<()>,
+) -> ControlFlow<()> {
+    let us = pos.side;
+    let board = &pos.board;
+    match pos.pockets[us.idx()] {
+        None => {
+            let own = board.by_color[us.idx()] & !bb(pos.king(us));
+            for s in Squares(own) {
+                let k = board.kind_at(s).expect("own square is occupied");
+                for m in mutations(k, us.relative_rank(s)) {
+                    emit(Move {
+                        from: s,
+                        to: s,
+                        promo: Some(m),
+                        kind: MoveKind::Pocket,
+                        chain: 0,
+                    })?;
+                }
+            }
+        }
+        Some(_) => {
+            let last_rank: u64 = if us == crate::core::Color::White {
+                0xFF << 56
+            } else {
+                0xFF
+            };
+            for s in Squares(!board.occupied() & !last_rank) {
+                emit(Move {
+                    from: s as Square,
+                    to: s as Square,
+                    promo: None,
+                    kind: MoveKind::Drop,
+                    chain: 0,
+                })?;
+            }
+        }
+    }
+    ControlFlow::Continue(())
+}
+
+/// Every legal move with its result: board moves, then pocket moves.
+pub fn for_each_legal<F>(pos: &Position, rules: &Rules, mut f: F) -> ControlFlow<()>
+where
+    F: FnMut(Move, &Position) -> ControlFlow<()>,
+{
+    orthodox::each_legal_unplayed(pos, rules, &mut |m| f(m, &pos.make(m)))?;
+    each_pocket_move(pos, &mut |m| {
+        let child = pos.make(m);
+        if orthodox::is_legal_child(&child) {
+            f(m, &child)
+        } else {
+            ControlFlow::Continue(())
+        }
+    })
+}
+
+/// Could `m` have been generated in `pos`?
+pub fn is_pseudo_legal(pos: &Position, rules: &Rules, m: Move) -> bool {
+    match m.kind {
+        MoveKind::Pocket | MoveKind::Drop => each_pocket_move(pos, &mut |x| {
+            if x == m {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        })
+        .is_break(),
+        _ => orthodox::is_pseudo_legal(pos, rules, m),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::Kind::*;
+    use crate::rules::{Condition, perft_game_start};
+
+    #[test]
+    fn mutation_choices_follow_the_class_table() {
+        assert_eq!(mutations(Pawn, 1), [Pawn]);
+        assert_eq!(mutations(Knight, 0), [Knight, Bishop]);
+        assert_eq!(mutations(Rook, 0), [Rook, Nightrider, BishopKing]);
+        assert_eq!(
+            mutations(Queen, 0),
+            [Queen, Empress, BishopNightrider, PrincessKing]
+        );
+        // D14: from the last rank, the next class
+        assert_eq!(mutations(Pawn, 7), [Knight, Bishop]);
+        assert_eq!(mutations(Amazon, 7), [QueenNightrider]);
+        assert_eq!(mutations(QueenNightrider, 7), [QueenNightrider]);
+    }
+
+    /// White Kc1, Black Ka1, White's pocket Q: the drops on a3..a7, b1 and b2 mate (a3 from
+    /// the independent implementation, the rest by hand), and nothing else does.
+    #[test]
+    fn drop_mates_are_the_complete_set_of_keys() {
+        use crate::problem::{Options, TwinInstance};
+        use crate::search::Stipulation;
+        use crate::search::solve::{Settings, solve_twin};
+        let pos = Position::from_fen("8/8/8/8/8/8/8/k1K5[Q] w - - 0 1").unwrap();
+        let inst = TwinInstance {
+            description: String::new(),
+            continued: false,
+            label: String::new(),
+            position: pos,
+            stipulation: Stipulation::parse("#1").unwrap(),
+            condition: Condition::PocketMutation,
+        };
+        let settings = Settings {
+            options: Options::default(),
+            threads: 1,
+            hash_mb: 4,
+            ..Settings::default()
+        };
+        let r = solve_twin(&inst, &Rules::new(Condition::PocketMutation), &settings);
+        let mut keys: Vec<String> = r.keys.iter().map(|k| k.text.clone()).collect();
+        keys.sort();
+        assert_eq!(
+            keys,
+            [
+                "Q@a3 #", "Q@a4 #", "Q@a5 #", "Q@a6 #", "Q@a7 #", "Q@b1 #", "Q@b2 #"
+            ]
+        );
+    }
+
+    #[test]
+    fn pocketing_texts_and_no_castling() {
+        let rules = Rules::new(Condition::PocketMutation);
+        let pos = Position::from_fen("4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1").unwrap();
+        let texts: Vec<String> = rules
+            .legal_moves(&pos)
+            .into_iter()
+            .map(|(m, _)| {
+                crate::output::notation::move_body(
+                    &rules,
+                    &pos,
+                    m,
+                    crate::output::notation::Style::Long,
+                )
+            })
+            .collect();
+        assert!(!texts.iter().any(|t| t.starts_with("0-0")), "{texts:?}");
+        assert!(
+            texts.contains(&"Ra1->pocket".to_string())
+                && texts.contains(&"Ra1->pocket=N".to_string())
+        );
+        // a pawn reaching its last rank stays a pawn, then is promoted by pocketing
+        let pos = Position::from_fen("4k3/P7/8/8/8/8/8/4K3 w - - 0 1").unwrap();
+        let (_, c) = rules
+            .legal_moves(&pos)
+            .into_iter()
+            .find(|(m, _)| m.to == 56)
+            .unwrap();
+        assert_eq!(c.board.kind_at(56), Some(Pawn));
+        let pos = Position::from_fen("P3k3/8/8/8/8/8/8/4K3 w - - 0 1").unwrap();
+        let pocket: Vec<Option<Kind>> = rules
+            .legal_moves(&pos)
+            .into_iter()
+            .filter(|(m, _)| m.kind == MoveKind::Pocket)
+            .map(|(_, c)| c.pockets[0])
+            .collect();
+        assert_eq!(pocket, [Some(Knight), Some(Bishop)]);
+    }
+
+    #[test]
+    fn game_start_perft_matches_the_independent_figures() {
+        // 20 and 920 (Black: 20 moves + 26 pocketings after each White first move).
+        let rules = Rules::new(Condition::PocketMutation);
+        let pos = Position::initial();
+        assert_eq!(perft_game_start(&rules, &pos, 1), 20);
+        assert_eq!(perft_game_start(&rules, &pos, 2), 920);
+    }
+}
