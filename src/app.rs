@@ -262,7 +262,11 @@ fn solve_cmd(a: &SolveArgs) -> i32 {
             results.push(r);
         }
         if a.format == Format::Text {
-            println!("solution finished.\n\n");
+            if results.iter().any(|r| r.partial) {
+                println!("Partial solution\n\n");
+            } else {
+                println!("solution finished.\n\n");
+            }
         }
         report.problems.push(ProblemReport {
             name: problem_name(p),

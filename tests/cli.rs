@@ -210,3 +210,21 @@ fn conditions_on_the_command_line() {
     assert_eq!(code, 0);
     assert!(stdout.contains("1.Ra1-a8<->Ba8 # !"), "{stdout}");
 }
+
+#[test]
+fn max_solutions_cuts_and_says_partial() {
+    let (code, stdout, _) = chainmate(&[
+        "solve",
+        "-q",
+        "--max-solutions",
+        "2",
+        &root("tests/data/popeye_extra/ep_help.inp"),
+    ]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        stdout.lines().filter(|l| l.starts_with("  1.")).count(),
+        2,
+        "{stdout}"
+    );
+    assert!(stdout.contains("Partial solution"), "{stdout}");
+}

@@ -116,6 +116,8 @@ pub struct TwinResult {
     #[serde(skip)]
     pub series_reply: bool,
     pub complete: bool,
+    /// MaxSolutions cut the solutions short.
+    pub partial: bool,
     pub nodes: u64,
     pub seconds: f64,
     /// Problems found before solving (e.g. the side not to move is in check).

@@ -114,6 +114,7 @@ pub fn solve_twin(inst: &TwinInstance, rules: &Rules, settings: &Settings) -> Tw
         ),
         series_reply: matches!(stip.play, Play::SeriesHelp | Play::SeriesSelf),
         complete: true,
+        partial: false,
         nodes: 0,
         seconds: 0.0,
         notes: vec![],
@@ -181,12 +182,18 @@ fn solve_help(
             p += 2;
         }
     }
-    limit(&mut out.lines, settings.options.max_solutions);
+    out.partial = limit(&mut out.lines, settings.options.max_solutions);
 }
 
-fn limit<T>(v: &mut Vec<T>, max: Option<u32>) {
-    if let Some(m) = max {
-        v.truncate(m as usize);
+/// Keeps at most `max` solutions; true when some were cut (Popeye then prints
+/// "Partial solution").
+fn limit<T>(v: &mut Vec<T>, max: Option<u32>) -> bool {
+    match max {
+        Some(m) if v.len() > m as usize => {
+            v.truncate(m as usize);
+            true
+        }
+        _ => false,
     }
 }
 
@@ -283,7 +290,7 @@ fn solve_series(
             _ => final_moves(engine, end, &passed, &mut Ctx::new()),
         };
     }
-    limit(&mut out.lines, settings.options.max_solutions);
+    out.partial = limit(&mut out.lines, settings.options.max_solutions);
 }
 
 fn series_lines(
