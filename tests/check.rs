@@ -1,22 +1,6 @@
 //! `chainmate check`: verdicts with evidence, JSON lines, exit codes, duals.
-
-use std::process::Command;
-
-fn chainmate(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_chainmate"))
-        .args(args)
-        .output()
-        .expect("runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
-fn root(p: &str) -> String {
-    format!("{}/{p}", env!("CARGO_MANIFEST_DIR"))
-}
+mod common;
+use common::{chainmate, root};
 
 #[test]
 fn every_verdict_with_its_evidence() {

@@ -3,23 +3,9 @@
 
 use chainmate::solution_text::{diff, parse};
 use std::path::Path;
-use std::process::Command;
 
-fn chainmate(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_chainmate"))
-        .args(args)
-        .output()
-        .expect("runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
-fn root(p: &str) -> String {
-    format!("{}/{p}", env!("CARGO_MANIFEST_DIR"))
-}
+mod common;
+use common::{chainmate, root};
 
 /// Every shipped orthodox problem prints what Popeye 4.104 printed for it (the `.out`
 /// beside it is Popeye's own output), compared as sets of solution paths.

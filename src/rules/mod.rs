@@ -12,6 +12,17 @@ use crate::moves::{Move, MoveList};
 use crate::position::Position;
 use std::ops::ControlFlow;
 
+/// A move callback that stops at `m` (for "could this move have been generated?").
+pub(crate) fn stop_at(m: Move) -> impl FnMut(Move) -> ControlFlow<()> {
+    move |x| {
+        if x == m {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    }
+}
+
 /// The fairy conditions chainmate knows. Registry: name, aliases, constructor.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Condition {

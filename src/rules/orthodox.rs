@@ -64,14 +64,7 @@ pub fn is_pseudo_legal(pos: &Position, rules: &Rules, m: Move) -> bool {
         return false;
     }
     match m.kind {
-        MoveKind::Castle => castling_moves(pos, rules, &mut |c| {
-            if c == m {
-                ControlFlow::Break(())
-            } else {
-                ControlFlow::Continue(())
-            }
-        })
-        .is_break(),
+        MoveKind::Castle => castling_moves(pos, rules, &mut super::stop_at(m)).is_break(),
         MoveKind::EnPassant => {
             p.kind == Kind::Pawn && pos.ep == m.to && pawn_attacks(us, m.from) & bb(m.to) != 0
         }

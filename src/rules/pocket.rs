@@ -101,14 +101,9 @@ where
 /// Could `m` have been generated in `pos`?
 pub fn is_pseudo_legal(pos: &Position, rules: &Rules, m: Move) -> bool {
     match m.kind {
-        MoveKind::Pocket | MoveKind::Drop => each_pocket_move(pos, &mut |x| {
-            if x == m {
-                ControlFlow::Break(())
-            } else {
-                ControlFlow::Continue(())
-            }
-        })
-        .is_break(),
+        MoveKind::Pocket | MoveKind::Drop => {
+            each_pocket_move(pos, &mut super::stop_at(m)).is_break()
+        }
         _ => orthodox::is_pseudo_legal(pos, rules, m),
     }
 }

@@ -137,14 +137,9 @@ pub fn has_legal_move(pos: &Position, rules: &Rules) -> bool {
 /// Could `m` have been generated in `pos`?
 pub fn is_pseudo_legal(pos: &Position, rules: &Rules, m: Move) -> bool {
     match m.kind {
-        MoveKind::Teleport | MoveKind::TeleportDouble => each_teleport(pos, rules, &mut |x| {
-            if x == m {
-                ControlFlow::Break(())
-            } else {
-                ControlFlow::Continue(())
-            }
-        })
-        .is_break(),
+        MoveKind::Teleport | MoveKind::TeleportDouble => {
+            each_teleport(pos, rules, &mut super::stop_at(m)).is_break()
+        }
         _ => orthodox::is_pseudo_legal(pos, rules, m),
     }
 }

@@ -1,0 +1,21 @@
+//! Helpers shared by the tests that run the real binary.
+
+use std::process::Command;
+
+/// Runs chainmate with `args`: (exit code, stdout, stderr).
+pub fn chainmate(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_chainmate"))
+        .args(args)
+        .output()
+        .expect("runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// A path inside the repository.
+pub fn root(p: &str) -> String {
+    format!("{}/{p}", env!("CARGO_MANIFEST_DIR"))
+}
