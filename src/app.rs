@@ -191,7 +191,7 @@ fn solve_cmd(a: &SolveArgs) -> i32 {
         let stop = stop.clone();
         let _ = ctrlc::set_handler(move || stop.store(true, Ordering::Relaxed));
     }
-    if let Some(secs) = a.time_limit {
+    if let Some(secs) = a.search.time_limit {
         let stop = stop.clone();
         std::thread::spawn(move || {
             std::thread::sleep(Duration::from_secs_f64(secs.max(0.0)));
@@ -199,7 +199,7 @@ fn solve_cmd(a: &SolveArgs) -> i32 {
         });
     }
     let style = if a.short { Style::Short } else { Style::Long };
-    let show_bar = !a.quiet && std::io::stderr().is_terminal();
+    let show_bar = !a.search.quiet && std::io::stderr().is_terminal();
     let mut report = Report { problems: vec![] };
     let stdout = std::io::stdout();
     for p in &problems {
@@ -233,8 +233,8 @@ fn solve_cmd(a: &SolveArgs) -> i32 {
             });
             let settings = Settings {
                 options: options.clone(),
-                threads: a.threads,
-                hash_mb: a.hash,
+                threads: a.search.threads,
+                hash_mb: a.search.hash,
                 stop: stop.clone(),
                 progress: Some(progress),
             };
@@ -397,19 +397,23 @@ fn check_cmd(a: &CheckArgs) -> i32 {
     }
     // Several problems: one thread each, problems in parallel, each with a share of the
     // table memory; one problem: all threads and the whole table.
-    let per_problem = if problems.len() > 1 { 1 } else { a.threads };
-    let workers = if a.threads == 0 {
+    let per_problem = if problems.len() > 1 {
+        1
+    } else {
+        a.search.threads
+    };
+    let workers = if a.search.threads == 0 {
         rayon::current_num_threads()
     } else {
-        a.threads
+        a.search.threads
     }
     .max(1);
     let hash_each = if problems.len() > 1 {
-        (a.hash / workers).clamp(1, 64)
+        (a.search.hash / workers).clamp(1, 64)
     } else {
-        a.hash
+        a.search.hash
     };
-    let show_bar = !a.quiet && std::io::stderr().is_terminal() && problems.len() > 1;
+    let show_bar = !a.search.quiet && std::io::stderr().is_terminal() && problems.len() > 1;
     let bar = if show_bar {
         ProgressBar::new(problems.len() as u64)
     } else {
@@ -419,7 +423,11 @@ fn check_cmd(a: &CheckArgs) -> i32 {
         ProgressStyle::with_template("{bar:30} {pos}/{len} problems ({elapsed})")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    let threads = if a.threads == 0 { 0 } else { a.threads };
+    let threads = if a.search.threads == 0 {
+        0
+    } else {
+        a.search.threads
+    };
     let pool = match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
         Ok(p) => p,
         Err(e) => {
@@ -442,7 +450,7 @@ fn check_cmd(a: &CheckArgs) -> i32 {
                 let (mut duals, mut short) = (vec![], vec![]);
                 for t in &twins {
                     let twin_stop = Arc::new(AtomicBool::new(false));
-                    if let Some(secs) = a.time_limit {
+                    if let Some(secs) = a.search.time_limit {
                         let ts = twin_stop.clone();
                         std::thread::spawn(move || {
                             std::thread::sleep(Duration::from_secs_f64(secs.max(0.0)));

@@ -35,18 +35,8 @@ pub struct CheckArgs {
     /// Output: text, or json (one JSON object per problem and line).
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
-    /// Worker threads (default: all cores).
-    #[arg(long, default_value_t = 0)]
-    pub threads: usize,
-    /// Transposition table size in MB (upper bound).
-    #[arg(long, default_value_t = 256)]
-    pub hash: usize,
-    /// Time limit per twin in seconds.
-    #[arg(long)]
-    pub time_limit: Option<f64>,
-    /// No progress bar.
-    #[arg(long, short)]
-    pub quiet: bool,
+    #[command(flatten)]
+    pub search: SearchArgs,
     /// Report duals (direct play: several attacker continuations after a defence; help
     /// play: several solutions that differ in one move only).
     #[arg(long)]
@@ -69,6 +59,24 @@ pub enum Format {
     Yaml,
 }
 
+/// Search settings shared by `solve` and `check`.
+#[derive(Args, Debug, Clone)]
+pub struct SearchArgs {
+    /// Worker threads (default: all cores).
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+    /// Transposition table size in MB (upper bound; short stipulations use less).
+    #[arg(long, default_value_t = 256)]
+    pub hash: usize,
+    /// Stop after this many seconds and print what is proven so far (`solve`: the whole
+    /// run; `check`: each twin).
+    #[arg(long)]
+    pub time_limit: Option<f64>,
+    /// No progress bar.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
 #[derive(Args, Debug, Clone)]
 pub struct SolveArgs {
     /// Problem files or directories.
@@ -82,18 +90,8 @@ pub struct SolveArgs {
     /// Condition for --fen (default orthodox).
     #[arg(long)]
     pub condition: Option<String>,
-    /// Worker threads (default: all cores).
-    #[arg(long, default_value_t = 0)]
-    pub threads: usize,
-    /// Transposition table size in MB.
-    #[arg(long, default_value_t = 256)]
-    pub hash: usize,
-    /// Stop after this many seconds and print what is proven so far.
-    #[arg(long)]
-    pub time_limit: Option<f64>,
-    /// No progress bar.
-    #[arg(long, short)]
-    pub quiet: bool,
+    #[command(flatten)]
+    pub search: SearchArgs,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
