@@ -83,3 +83,8 @@ fn teleport_problems() {
 fn kazan_problems() {
     check_dir("kazan", Condition::Kazan);
 }
+
+#[test]
+fn pocket_mutation_problems() {
+    check_dir("pocket-mutation", Condition::PocketMutation);
+}
