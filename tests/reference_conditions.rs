@@ -11,6 +11,7 @@ enum Cond {
     Orthodox,
     Teleport,
     Kazan,
+    Pocket,
 }
 
 /// Board: 0 empty, 1..=6 white P N B R Q K, negative black.
@@ -20,6 +21,46 @@ struct Pos {
     white: bool,
     castle: [bool; 4], // white short, white long, black short, black long
     ep: i8,
+    /// Pocket Mutation: index into POCKET_NAMES + 1 per side, 0 = empty.
+    pocket: [u8; 2],
+}
+
+/// Pocket Mutation classes, written from the rules' table: (name, class). Orthodox names are
+/// the FEN letters; fairy pieces only ever sit in a pocket or are dropped on the last ply of
+/// the suites' depths, so the reference never has to move them.
+const POCKET_NAMES: [(&str, u8); 18] = [
+    ("p", 1),
+    ("n", 2),
+    ("b", 2),
+    ("r", 3),
+    ("nightrider", 3),
+    ("bishop+king", 3),
+    ("bishop+knight", 4),
+    ("rook+king", 4),
+    ("q", 5),
+    ("rook+knight", 5),
+    ("bishop+nightrider", 5),
+    ("bishop+knight+king", 5),
+    ("rook+nightrider", 6),
+    ("rook+knight+king", 6),
+    ("bishop+nightrider+king", 6),
+    ("queen+knight", 7),
+    ("rook+nightrider+king", 7),
+    ("queen+nightrider", 8),
+];
+
+/// Board value of a dropped piece: orthodox ones as usual, fairy ones as 10 + index (they
+/// block lines but are never asked to move or attack at the suites' depths).
+fn drop_value(idx: usize, white: bool) -> i8 {
+    let v = match POCKET_NAMES[idx].0 {
+        "p" => 1,
+        "n" => 2,
+        "b" => 3,
+        "r" => 4,
+        "q" => 5,
+        _ => 10 + idx as i8,
+    };
+    if white { v } else { -v }
 }
 
 const N: [(i8, i8); 8] = [
@@ -52,7 +93,12 @@ fn at(f: i8, r: i8) -> Option<usize> {
 fn parse(fen: &str) -> Pos {
     let mut it = fen.split_whitespace();
     let mut b = [0i8; 64];
-    for (ri, row) in it.next().unwrap().split('/').enumerate() {
+    let placement = it.next().unwrap();
+    let (board_text, pockets) = match placement.split_once('[') {
+        Some((bt, rest)) => (bt, rest.trim_end_matches(']')),
+        None => (placement, ""),
+    };
+    for (ri, row) in board_text.split('/').enumerate() {
         let mut f = 0;
         for c in row.chars() {
             if let Some(d) = c.to_digit(10) {
@@ -92,7 +138,16 @@ fn parse(fen: &str) -> Pos {
         white,
         castle,
         ep,
+        pocket: [0, 0],
     };
+    for c in pockets.chars() {
+        let name = c.to_ascii_lowercase().to_string();
+        let idx = POCKET_NAMES
+            .iter()
+            .position(|(n, _)| *n == name)
+            .expect("orthodox pocket") as u8;
+        p.pocket[usize::from(c.is_ascii_lowercase())] = idx + 1;
+    }
     // rights need king and rook at home
     for (i, (k, r)) in [(4, 7), (4, 0), (60, 63), (60, 56)].iter().enumerate() {
         let s = if i < 2 { 1 } else { -1 };
@@ -228,7 +283,7 @@ const PROMOS: [i8; 4] = [5, 2, 4, 3];
 
 /// Orthodox pseudo-legal moves as (resulting position before the side flips, from, to,
 /// two-step middle square or -1, castling: vacated rook square or -1).
-fn orthodox_moves(p: &Pos) -> Vec<(Pos, usize, usize, i8, i8)> {
+fn orthodox_moves(p: &Pos, pocket_rules: bool) -> Vec<(Pos, usize, usize, i8, i8)> {
     let mut out = vec![];
     let sgn: i8 = if p.white { 1 } else { -1 };
     for s in 0..64 {
@@ -270,7 +325,7 @@ fn orthodox_moves(p: &Pos) -> Vec<(Pos, usize, usize, i8, i8)> {
             drop_rights(&mut q, s);
             drop_rights(&mut q, t);
             let last = if p.white { t / 8 == 7 } else { t / 8 == 0 };
-            if v.abs() == 1 && last {
+            if v.abs() == 1 && last && !pocket_rules {
                 for k in PROMOS {
                     let mut q2 = q.clone();
                     q2.b[t] = k * sgn;
@@ -282,6 +337,9 @@ fn orthodox_moves(p: &Pos) -> Vec<(Pos, usize, usize, i8, i8)> {
         }
     }
     // castling
+    if pocket_rules {
+        return out;
+    }
     let (base, ki) = if p.white { (0usize, 0usize) } else { (56, 2) };
     for (j, (kt, rf, rt, path)) in [
         (6usize, 7usize, 5usize, vec![5usize, 6]),
@@ -444,7 +502,7 @@ fn children(p: &Pos, c: Cond) -> Vec<Pos> {
             }
         }
     };
-    for (q, s, t, mid, rook_from) in orthodox_moves(p) {
+    for (q, s, t, mid, rook_from) in orthodox_moves(p, c == Cond::Pocket) {
         match c {
             Cond::Kazan => {
                 let mut vac = vec![s];
@@ -467,7 +525,58 @@ fn children(p: &Pos, c: Cond) -> Vec<Pos> {
             push(finish(q, mid, p.white));
         }
     }
+    if c == Cond::Pocket {
+        for q in pocket_moves(p) {
+            push(finish(q, -1, p.white));
+        }
+    }
     res
+}
+
+/// Pocketings (with every mutation) and drops of the side to move.
+fn pocket_moves(p: &Pos) -> Vec<Pos> {
+    let side = usize::from(!p.white);
+    let mut out = vec![];
+    if p.pocket[side] == 0 {
+        for s in 0..64 {
+            let v = p.b[s];
+            if v == 0 || !own(p, v) || v.abs() == 6 {
+                continue;
+            }
+            let name = ["", "p", "n", "b", "r", "q"][v.unsigned_abs() as usize];
+            let class = POCKET_NAMES.iter().find(|(n, _)| *n == name).unwrap().1;
+            let last = if p.white { s / 8 == 7 } else { s / 8 == 0 };
+            let target = if last { (class + 1).min(8) } else { class };
+            for (i, (_, c)) in POCKET_NAMES.iter().enumerate() {
+                let fits = if last && class == 8 {
+                    POCKET_NAMES[i].0 == name
+                } else {
+                    *c == target
+                };
+                if fits {
+                    let mut q = p.clone();
+                    q.b[s] = 0;
+                    q.ep = -1;
+                    drop_rights(&mut q, s);
+                    q.pocket[side] = i as u8 + 1;
+                    out.push(q);
+                }
+            }
+        }
+    } else {
+        let idx = (p.pocket[side] - 1) as usize;
+        for s in 0..64 {
+            let last = if p.white { s / 8 == 7 } else { s / 8 == 0 };
+            if p.b[s] == 0 && !last {
+                let mut q = p.clone();
+                q.b[s] = drop_value(idx, p.white);
+                q.ep = -1;
+                q.pocket[side] = 0;
+                out.push(q);
+            }
+        }
+    }
+    out
 }
 
 fn perft(p: &Pos, c: Cond, d: u32) -> u64 {
@@ -545,6 +654,15 @@ fn teleport_suite() {
 }
 
 #[test]
+fn pocket_mutation_suite() {
+    check_suite(
+        include_str!("data/perft/pocket-mutation.epd"),
+        Cond::Pocket,
+        "pocket-mutation",
+    );
+}
+
+#[test]
 fn kazan_suite() {
     check_suite(include_str!("data/perft/kazan.epd"), Cond::Kazan, "kazan");
 }
@@ -561,6 +679,7 @@ fn print_suite_counts() {
     let cond = match std::env::var("REFERENCE_COND").as_deref() {
         Ok("kazan") => Cond::Kazan,
         Ok("teleport") => Cond::Teleport,
+        Ok("pocket-mutation") => Cond::Pocket,
         _ => Cond::Orthodox,
     };
     for line in std::fs::read_to_string(path)
