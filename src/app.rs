@@ -2,7 +2,9 @@
 //! failed, 2 bad input.
 
 use crate::check::{TwinVerdict, Verdict, check_twin};
-use crate::cli::{CheckArgs, Cli, Command, ConvertArgs, Format, PerftArgs, ShowArgs, SolveArgs};
+use crate::cli::{
+    CheckArgs, Cli, Command, ConvertArgs, Format, PerftArgs, ReplayArgs, ShowArgs, SolveArgs,
+};
 use crate::core::Kind;
 use crate::output::notation::{Style, move_text};
 use crate::output::text::{diagram, twin_header, twin_text};
@@ -30,6 +32,7 @@ pub fn run(cli: Cli) -> i32 {
         Command::Perft(a) => perft_cmd(&a),
         Command::Check(a) => check_cmd(&a),
         Command::Convert(a) => convert_cmd(&a),
+        Command::Replay(a) => replay_cmd(&a),
     }
 }
 
@@ -615,6 +618,85 @@ fn convert_cmd(a: &ConvertArgs) -> i32 {
         print!("{}", crate::problem::yaml::problems_to_yaml(&problems));
     } else {
         print!("{}", crate::problem::inp::problems_to_inp(&problems));
+    }
+    EXIT_OK
+}
+
+/// Replays moves from the initial array (game rules: in Pocket Mutation White may not use
+/// the pocket on the first move, D15) or from a FEN, checking each move and printing the
+/// position after it.
+fn replay_cmd(a: &ReplayArgs) -> i32 {
+    let name = a.game.display().to_string();
+    let text = if name == "-" {
+        let mut s = String::new();
+        match std::io::Read::read_to_string(&mut std::io::stdin(), &mut s) {
+            Ok(_) => s,
+            Err(e) => {
+                eprintln!("error: stdin: {e}");
+                return EXIT_INPUT;
+            }
+        }
+    } else {
+        match std::fs::read_to_string(&a.game) {
+            Ok(s) => s,
+            Err(e) => {
+                eprintln!("error: {name}: {e}");
+                return EXIT_INPUT;
+            }
+        }
+    };
+    let Some(cond) = Condition::parse(&a.condition) else {
+        eprintln!("error: --condition: unknown condition '{}'", a.condition);
+        return EXIT_INPUT;
+    };
+    let game_start = a.fen.is_none();
+    let mut pos = match &a.fen {
+        Some(f) => match Position::from_fen(f) {
+            Ok(p) => p,
+            Err(e) => {
+                eprintln!("error: --fen: {e}");
+                return EXIT_INPUT;
+            }
+        },
+        None => Position::initial(),
+    };
+    let rules = rules_for(cond, &pos);
+    println!("start {}", pos.to_fen());
+    for (ply, token) in crate::check::tokens(&text).iter().enumerate() {
+        let number = format!(
+            "{}{}",
+            ply / 2 + 1,
+            if pos.side == crate::core::Color::White {
+                "."
+            } else {
+                "..."
+            }
+        );
+        let found = crate::check::find_move(&rules, &pos, token).filter(|(m, _)| {
+            // D15: no pocket use on White's first move of a game.
+            !(game_start
+                && ply == 0
+                && cond == Condition::PocketMutation
+                && matches!(
+                    m.kind,
+                    crate::moves::MoveKind::Pocket | crate::moves::MoveKind::Drop
+                ))
+        });
+        let Some((m, child)) = found else {
+            let shown = token.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
+            eprintln!(
+                "error: {name}: move {number}{shown} is not a legal {} move here ({})",
+                cond.name(),
+                pos.to_fen()
+            );
+            return EXIT_INPUT;
+        };
+        println!(
+            "{number}{} {}",
+            move_text(&rules, &pos, m, &child, Style::Long),
+            child.to_fen()
+        );
+        pos = child;
     }
     EXIT_OK
 }

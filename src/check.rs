@@ -58,7 +58,7 @@ pub fn normalize(text: &str) -> String {
 }
 
 /// Splits a stated line into move tokens (a chain in parentheses stays with its move).
-fn tokens(line: &str) -> Vec<String> {
+pub fn tokens(line: &str) -> Vec<String> {
     let mut out: Vec<String> = vec![];
     let mut depth = 0;
     let mut cur = String::new();
@@ -131,13 +131,40 @@ fn stated_lines(solution: &str) -> Vec<Vec<String>> {
         .collect()
 }
 
-/// The legal move of `pos` a stated text names (long or short notation), if any.
-fn find_move(rules: &Rules, pos: &Position, text: &str) -> Option<(Move, Position)> {
-    let want = normalize(text);
-    rules.legal_moves(pos).into_iter().find(|(m, _)| {
-        normalize(&move_body(rules, pos, *m, Style::Long)) == want
-            || normalize(&move_body(rules, pos, *m, Style::Short)) == want
-    })
+/// The legal move of `pos` a stated text names (long or short notation), if any. A chain
+/// may be left out when the leader alone names one move, and `N` is read as the knight
+/// when no nightrider is on the board (English notation).
+pub fn find_move(rules: &Rules, pos: &Position, text: &str) -> Option<(Move, Position)> {
+    let moves = rules.legal_moves(pos);
+    let body = |m: Move, style| normalize(&move_body(rules, pos, m, style));
+    let leader = |t: &str| t.split('(').next().unwrap_or("").to_string();
+    let mut wants = vec![normalize(text)];
+    let has_nightrider =
+        (0..64u8).any(|s| pos.board.kind_at(s) == Some(crate::core::Kind::Nightrider));
+    if !has_nightrider && wants[0].starts_with('N') {
+        wants.push(format!("S{}", &wants[0][1..]));
+    }
+    for want in &wants {
+        if let Some(found) = moves
+            .iter()
+            .find(|(m, _)| body(*m, Style::Long) == *want || body(*m, Style::Short) == *want)
+        {
+            return Some(*found);
+        }
+        if !want.contains('(') {
+            let hits: Vec<&(Move, Position)> = moves
+                .iter()
+                .filter(|(m, _)| {
+                    leader(&body(*m, Style::Long)) == *want
+                        || leader(&body(*m, Style::Short)) == *want
+                })
+                .collect();
+            if hits.len() == 1 {
+                return Some(*hits[0]);
+            }
+        }
+    }
+    None
 }
 
 fn line_matches(found: &[MoveInfo], stated: &[String]) -> bool {

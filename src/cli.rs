@@ -26,6 +26,20 @@ pub enum Command {
     Check(CheckArgs),
     /// Convert a Popeye input file to YAML, or a YAML file to Popeye input (stdout).
     Convert(ConvertArgs),
+    /// Replay a game or a move sequence and print each position's FEN.
+    Replay(ReplayArgs),
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct ReplayArgs {
+    /// The moves (long or short notation, move numbers allowed): a file, or - for stdin.
+    pub game: PathBuf,
+    /// Condition (default orthodox).
+    #[arg(long, default_value = "orthodox")]
+    pub condition: String,
+    /// Start position (default: the initial array, with the game-start rules).
+    #[arg(long)]
+    pub fen: Option<String>,
 }
 
 #[derive(Args, Debug, Clone)]

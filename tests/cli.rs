@@ -214,3 +214,57 @@ fn max_solutions_cuts_and_says_partial() {
     );
     assert!(stdout.contains("Partial solution"), "{stdout}");
 }
+
+#[test]
+fn replay_checks_each_move_and_prints_positions() {
+    let dir = std::env::temp_dir().join(format!("chainmate-replay-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let game = |name: &str, text: &str| {
+        let p = dir.join(name);
+        std::fs::write(&p, text).unwrap();
+        p.to_str().unwrap().to_string()
+    };
+    // Orthodox, English letters (N = knight when no nightrider is on the board).
+    let (code, out, _) = chainmate(&[
+        "replay",
+        &game("o.txt", "1.e4 e5 2.Qh5 Nc6 3.Bc4 Nf6 4.Qxf7#"),
+    ]);
+    assert_eq!(code, 0);
+    assert!(
+        out.lines().last().unwrap().starts_with("4.Qh5*f7 # "),
+        "{out}"
+    );
+    // Kazan: the chain may be omitted; the seed's second move and its chain.
+    let (code, out, _) = chainmate(&[
+        "replay",
+        "--condition",
+        "kazan",
+        &game("k.txt", "1.e4 e5 2.b3"),
+    ]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("2.b2-b3 (Bc1-b2, Se2-c1, Bf1-e2, Rg1-f1) "),
+        "{out}"
+    );
+    // Pocket Mutation game start (D15): White may not pocket first; Black may.
+    let (code, _, err) = chainmate(&[
+        "replay",
+        "--condition",
+        "pocket-mutation",
+        &game("p1.txt", "1.Ra1->pocket"),
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("1.Ra1->pocket is not a legal"), "{err}");
+    let (code, out, _) = chainmate(&[
+        "replay",
+        "--condition",
+        "pocket-mutation",
+        &game("p2.txt", "1.e4 Ra8->pocket=N 2.d4 N@e5"),
+    ]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("N@e5"), "{out}");
+    // An illegal move is an input error naming the move.
+    let (code, _, err) = chainmate(&["replay", &game("bad.txt", "1.e5")]);
+    assert_eq!(code, 2);
+    assert!(err.contains("1.e5 is not a legal orthodox move"), "{err}");
+}
