@@ -3,7 +3,8 @@
 
 use crate::check::{TwinVerdict, Verdict, check_twin};
 use crate::cli::{
-    CheckArgs, Cli, Command, ConvertArgs, Format, PerftArgs, ReplayArgs, ShowArgs, SolveArgs,
+    CheckArgs, ClaimArgs, Cli, Command, ConvertArgs, Format, PerftArgs, ReplayArgs, ShowArgs, Side,
+    SolveArgs,
 };
 use crate::core::Kind;
 use crate::output::notation::{Style, move_text};
@@ -33,6 +34,7 @@ pub fn run(cli: Cli) -> i32 {
         Command::Check(a) => check_cmd(&a),
         Command::Convert(a) => convert_cmd(&a),
         Command::Replay(a) => replay_cmd(&a),
+        Command::Claim(a) => claim_cmd(&a),
     }
 }
 
@@ -699,4 +701,109 @@ fn replay_cmd(a: &ReplayArgs) -> i32 {
         pos = child;
     }
     EXIT_OK
+}
+
+#[derive(Serialize)]
+struct ClaimProof {
+    fen: String,
+    condition: String,
+    claimant: String,
+    holds: bool,
+    in_check: bool,
+    /// When the claim fails because the claimant can move: one legal move.
+    safe_move: Option<String>,
+}
+
+/// A stalemate claim (orthodox and the non-Combo conditions): it holds when the claimant is
+/// not in check and has no legal move. Exit code 0 when it holds, 1 when it fails.
+fn claim_cmd(a: &ClaimArgs) -> i32 {
+    let (mut pos, file_condition) = match (&a.fen, &a.file) {
+        (Some(f), _) => match Position::from_fen(f) {
+            Ok(p) => (p, None),
+            Err(e) => {
+                eprintln!("error: --fen: {e}");
+                return EXIT_INPUT;
+            }
+        },
+        (None, Some(file)) => match problem::load_file(file) {
+            Ok(ps) if !ps.is_empty() => (ps[0].position, Some(ps[0].condition)),
+            Ok(_) => {
+                eprintln!("error: {}: no problem in the file", file.display());
+                return EXIT_INPUT;
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                return EXIT_INPUT;
+            }
+        },
+        (None, None) => {
+            eprintln!("chainmate claim: give a problem file or --fen FEN");
+            return EXIT_INPUT;
+        }
+    };
+    let cond = match &a.condition {
+        Some(c) => match Condition::parse(c) {
+            Some(c) => c,
+            None => {
+                eprintln!("error: --condition: unknown condition '{c}'");
+                return EXIT_INPUT;
+            }
+        },
+        None => file_condition.unwrap_or(Condition::Orthodox),
+    };
+    if let Some(side) = a.side {
+        let c = if side == Side::White {
+            crate::core::Color::White
+        } else {
+            crate::core::Color::Black
+        };
+        if pos.side != c {
+            pos = pos.null_move();
+        }
+    }
+    if pos.mover_king_attacked() {
+        eprintln!(
+            "error: illegal position: the side not to move is in check ({})",
+            pos.to_fen()
+        );
+        return EXIT_INPUT;
+    }
+    let rules = rules_for(cond, &pos);
+    let in_check = rules.in_check(&pos);
+    let first = rules.legal_moves(&pos).into_iter().next();
+    let safe_move = first.map(|(m, c)| move_text(&rules, &pos, m, &c, Style::Long));
+    let holds = !in_check && safe_move.is_none();
+    let proof = ClaimProof {
+        fen: pos.to_fen(),
+        condition: cond.name().to_string(),
+        claimant: pos.side.to_string(),
+        holds,
+        in_check,
+        safe_move: safe_move.clone(),
+    };
+    match a.format {
+        Format::Json => println!(
+            "{}",
+            serde_json::to_string_pretty(&proof).unwrap_or_default()
+        ),
+        Format::Yaml => print!("{}", crate::problem::yaml::to_yaml_string(&proof)),
+        Format::Text => {
+            if holds {
+                println!(
+                    "claim holds: {} is not in check and has no legal move ({})",
+                    proof.claimant,
+                    cond.name()
+                );
+            } else if in_check {
+                println!("claim fails: {} is in check", proof.claimant);
+            } else {
+                println!(
+                    "claim fails: {} can play {}",
+                    proof.claimant,
+                    safe_move.unwrap_or_default()
+                );
+            }
+        }
+    }
+    if holds { EXIT_OK } else { EXIT_FAILED }
 }

@@ -28,6 +28,32 @@ pub enum Command {
     Convert(ConvertArgs),
     /// Replay a game or a move sequence and print each position's FEN.
     Replay(ReplayArgs),
+    /// Check a stalemate claim: is the side not in check, with no legal move?
+    Claim(ClaimArgs),
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct ClaimArgs {
+    /// A problem file (its first problem's diagram), unless --fen is given.
+    pub file: Option<PathBuf>,
+    /// The position in FEN.
+    #[arg(long)]
+    pub fen: Option<String>,
+    /// The claimant (default: the side to move in the FEN, White for a file).
+    #[arg(long, value_enum)]
+    pub side: Option<Side>,
+    /// Condition (default: the file's, or orthodox).
+    #[arg(long)]
+    pub condition: Option<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Side {
+    White,
+    Black,
 }
 
 #[derive(Args, Debug, Clone)]

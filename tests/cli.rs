@@ -268,3 +268,30 @@ fn replay_checks_each_move_and_prints_positions() {
     assert_eq!(code, 2);
     assert!(err.contains("1.e5 is not a legal orthodox move"), "{err}");
 }
+
+#[test]
+fn stalemate_claims() {
+    let (code, out, _) = chainmate(&["claim", "--fen", "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("claim holds"), "{out}");
+    // In Kazan the pawn may not move (the king would have to follow into check) ...
+    let kazan = "8/Q3p3/3k4/8/4Q3/8/6K1/8 b - - 0 1";
+    let (code, out, _) = chainmate(&["claim", "--fen", kazan, "--condition", "kazan"]);
+    assert_eq!(code, 0, "{out}");
+    // ... in orthodox chess it may.
+    let (code, out, _) = chainmate(&["claim", "--fen", kazan, "--format", "json"]);
+    assert_eq!(code, 1);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["holds"], false);
+    assert_eq!(v["in_check"], false);
+    assert!(
+        v["safe_move"].as_str().unwrap().starts_with("e7-e"),
+        "{out}"
+    );
+    let (code, out, _) = chainmate(&["claim", "--fen", "4k3/8/8/8/8/8/4r3/4K3 w - - 0 1"]);
+    assert_eq!(code, 1);
+    assert!(out.contains("in check"), "{out}");
+    let (code, _, err) = chainmate(&["claim", "--fen", "4k3/4r3/8/8/8/8/8/4K3 b - - 0 1"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("illegal position"), "{err}");
+}
