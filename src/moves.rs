@@ -29,10 +29,10 @@ pub struct Move {
     pub to: Square,
     pub promo: Option<Kind>,
     pub kind: MoveKind,
-    /// Condition-specific choices after the first step (Kazan: the chain choices as a
-    /// mixed-radix number, which fits: a chain has at most 15 steps, each choosing among
-    /// the few same-kind pieces that can reach one square); 0 for orthodox moves. Kept to
-    /// 32 bits: a 64-bit field made the orthodox search about 10 % slower (BENCHMARKS.md).
+    /// Condition-specific choices after the first step (Kazan: the number of the chain
+    /// among the leader's chains; Tatarstan: that plus the cascade outcome in the high
+    /// bits); 0 for orthodox moves. Kept to 32 bits: a 64-bit field made the orthodox
+    /// search about 10 % slower (BENCHMARKS.md).
     pub chain: u32,
 }
 

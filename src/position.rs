@@ -329,6 +329,20 @@ impl Position {
         }
     }
 
+    /// Changes the kind of the piece on `s` (its colour stays); a piece changing on a
+    /// castling square loses the castling rights tied to that square.
+    pub fn transform(&mut self, s: Square, kind: Kind) {
+        let mut piece = self.remove(s).expect("transform on an empty square");
+        piece.kind = kind;
+        self.put(s, piece);
+        let new_castling = self.castling & CASTLE_MASK[s as usize];
+        if new_castling != self.castling {
+            self.hash ^=
+                ZOBRIST.castling[self.castling as usize] ^ ZOBRIST.castling[new_castling as usize];
+            self.castling = new_castling;
+        }
+    }
+
     /// Sets the en-passant square after a two-step over `sq` (NO_SQUARE: none), kept only
     /// when the side to move can use it.
     pub fn set_en_passant(&mut self, sq: Square) {

@@ -22,32 +22,49 @@ pub fn piece_letters(k: Kind) -> &'static str {
 /// Text of a move without suffix.
 pub fn move_body(rules: &Rules, pos: &Position, m: Move, style: Style) -> String {
     let mut s = leader_body(rules, pos, m, style);
-    if rules.condition == crate::rules::Condition::Kazan {
-        // The chain follows the leader in parentheses: `e2-e4 (Sg1-e2, Rh1-g1)`.
-        if let Some((_, steps)) = crate::rules::kazan::replay(pos, rules, m) {
-            if !steps.is_empty() {
-                let mut board = pos.make(Move { chain: 0, ..m });
-                let texts: Vec<String> = steps
-                    .iter()
-                    .map(|&(from, to, promo)| {
-                        let kind = board.board.kind_at(from).unwrap_or(Kind::Pawn);
-                        board.step(from, to, promo);
-                        let mut t = format!(
-                            "{}{}-{}",
-                            piece_letters(kind),
-                            square_name(from),
-                            square_name(to)
-                        );
-                        if let Some(k) = promo {
-                            t.push('=');
-                            t.push_str(k.code());
-                        }
-                        t
-                    })
-                    .collect();
-                s.push_str(&format!(" ({})", texts.join(", ")));
+    use crate::rules::Condition;
+    // Kazan: the chain follows the leader in parentheses: `e2-e4 (Sg1-e2, Rh1-g1)`.
+    // Tatarstan: the transformations follow the chain: `Sg1-f3 (f3=P, f1=R)`.
+    let (steps, transformations) = match rules.condition {
+        Condition::Kazan => match crate::rules::kazan::replay(pos, rules, m) {
+            Some((_, steps)) => (steps, vec![]),
+            None => return s,
+        },
+        Condition::Tatarstan | Condition::TatarstanNoChains => {
+            match crate::rules::tatarstan::replay(pos, rules, m) {
+                Some(r) => (r.steps, r.transformations),
+                None => return s,
             }
         }
+        _ => return s,
+    };
+    let leader = Move { chain: 0, ..m };
+    let mut board = pos.make(leader);
+    let mut texts: Vec<String> = steps
+        .iter()
+        .map(|&(from, to, promo)| {
+            let kind = board.board.kind_at(from).unwrap_or(Kind::Pawn);
+            board.step(from, to, promo);
+            let mut t = format!(
+                "{}{}-{}",
+                piece_letters(kind),
+                square_name(from),
+                square_name(to)
+            );
+            if let Some(k) = promo {
+                t.push('=');
+                t.push_str(k.code());
+            }
+            t
+        })
+        .collect();
+    texts.extend(
+        transformations
+            .iter()
+            .map(|&(sq, kind)| format!("{}={}", square_name(sq), kind.code())),
+    );
+    if !texts.is_empty() {
+        s.push_str(&format!(" ({})", texts.join(", ")));
     }
     s
 }

@@ -12,9 +12,9 @@
 //! with the own king attacked makes the leader illegal. Attacks are orthodox single
 //! captures (chains never capture). The last two-step of the move gives en-passant rights.
 //!
-//! A move is stored as its leader plus `Move::chain`, the mover's choices along the chain
-//! (between same-kind followers and between promotion pieces) as a mixed-radix number; the
-//! chain is replayed from it (`play`, notation), so the move stays small.
+//! A move is stored as its leader plus `Move::chain`, the number of its chain in the
+//! (deterministic) enumeration of the leader's chains; the chain is replayed from it
+//! (`play`, notation), so the move stays small.
 
 use super::{Rules, orthodox};
 use crate::core::bitboard::{KING, pawn_attacks};
@@ -22,6 +22,7 @@ use crate::core::board::piece_attacks;
 use crate::core::{Bitboard, Kind, NO_SQUARE, Square, Squares, bb};
 use crate::moves::{Move, MoveKind};
 use crate::position::{CASTLINGS, Position};
+use std::collections::HashSet;
 use std::ops::ControlFlow;
 
 /// One follower step: (from, to, promotion).
@@ -104,18 +105,37 @@ fn options(
 }
 
 /// Enumerates every chain after the leader `m`: calls `f` with the move (leader + chain
-/// choices), the final position and the steps.
-fn each_chain(
+/// number), the final position and the steps. A chain state (board, vacated squares, moved
+/// pieces, last two-step) reached a second time by another order of same-kind followers is
+/// not expanded again: its continuations are the ones already enumerated. Without this the
+/// enumeration is exponential in crowded positions (an army of queens in Tatarstan chess).
+/// `Move::chain` numbers the chains in enumeration order.
+pub(crate) fn each_chain(
     pos: &Position,
     rules: &Rules,
     m: Move,
     f: &mut impl FnMut(Move, &Position, &[Step]) -> ControlFlow<()>,
 ) -> ControlFlow<()> {
     let (child, vacated, moved, double) = after_leader(pos, m);
-    let mut steps = vec![];
-    extend(
-        pos, rules, m, child, vacated, moved, double, 0, 1, &mut steps, f,
-    )
+    let mut walk = Walk {
+        steps: vec![],
+        seen: HashSet::new(),
+        count: 0,
+    };
+    extend(pos, rules, m, child, vacated, moved, double, &mut walk, f)
+}
+
+/// The state of one chain enumeration.
+struct Walk {
+    steps: Vec<Step>,
+    seen: HashSet<u64>,
+    count: u32,
+}
+
+fn state_key(cur: &Position, vacated: [Square; 2], moved: Bitboard, double: Square) -> u64 {
+    let mut h = cur.hash ^ moved.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    h = h.rotate_left(17) ^ (vacated[0] as u64) ^ ((vacated[1] as u64) << 8);
+    h ^ ((double as u64) << 16).wrapping_mul(0xBF58_476D_1CE4_E5B9)
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -127,9 +147,7 @@ fn extend(
     vacated: [Square; 2],
     moved: Bitboard,
     double: Square,
-    acc: u64,
-    mult: u64,
-    steps: &mut Vec<Step>,
+    walk: &mut Walk,
     f: &mut impl FnMut(Move, &Position, &[Step]) -> ControlFlow<()>,
 ) -> ControlFlow<()> {
     let mover = pos.side;
@@ -137,14 +155,15 @@ fn extend(
     if opts.is_empty() {
         let mut fin = cur;
         fin.set_en_passant(double);
-        let chain = u32::try_from(acc).expect("chain choices fit in 32 bits");
-        return f(Move { chain, ..m }, &fin, steps);
+        let chain = walk.count;
+        walk.count += 1;
+        return f(Move { chain, ..m }, &fin, &walk.steps);
     }
-    let count = opts.len() as u64;
-    for (i, &(s, v)) in opts.iter().enumerate() {
+    if !walk.seen.insert(state_key(&cur, vacated, moved, double)) {
+        return ControlFlow::Continue(());
+    }
+    for &(s, v) in opts.iter() {
         let kind = cur.board.kind_at(s).expect("occupied");
-        let acc_i = acc + i as u64 * mult;
-        let mult_i = mult * count;
         let two_step = kind == Kind::Pawn && (v as i8 - s as i8).abs() == 16;
         let next_double = if two_step {
             ((s as i8 + v as i8) / 2) as Square
@@ -157,11 +176,10 @@ fn extend(
         } else {
             vec![None]
         };
-        let pc = choices.len() as u64;
-        for (j, promo) in choices.into_iter().enumerate() {
+        for promo in choices {
             let mut next = cur;
             next.step(s, v, promo);
-            steps.push((s, v, promo));
+            walk.steps.push((s, v, promo));
             extend(
                 pos,
                 rules,
@@ -170,12 +188,10 @@ fn extend(
                 [s, NO_SQUARE],
                 (moved & !bb(s)) | bb(v),
                 next_double,
-                acc_i + j as u64 * mult_i,
-                mult_i * pc,
-                steps,
+                walk,
                 f,
             )?;
-            steps.pop();
+            walk.steps.pop();
         }
     }
     ControlFlow::Continue(())

@@ -4,6 +4,7 @@
 pub mod kazan;
 pub mod orthodox;
 pub mod pocket;
+pub mod tatarstan;
 pub mod teleport;
 
 use crate::core::Kind;
@@ -30,6 +31,10 @@ pub enum Condition {
     Teleport,
     Kazan,
     PocketMutation,
+    /// Tatarstan with the Kazan chains (the default, D12).
+    Tatarstan,
+    /// Tatarstan with the chains switched off: an orthodox move, then the cascade.
+    TatarstanNoChains,
 }
 
 /// (canonical name, accepted spellings) per condition.
@@ -45,6 +50,20 @@ pub const REGISTRY: &[(Condition, &str, &[&str])] = &[
         Condition::PocketMutation,
         "pocket-mutation",
         &["pocket-mutation", "pocketmutation", "pocket"],
+    ),
+    (
+        Condition::Tatarstan,
+        "tatarstan",
+        &["tatarstan", "tatarstanchess"],
+    ),
+    (
+        Condition::TatarstanNoChains,
+        "tatarstan-nochains",
+        &[
+            "tatarstan-nochains",
+            "tatarstan-no-chains",
+            "tatarstan-without-chains",
+        ],
     ),
 ];
 
@@ -137,6 +156,9 @@ impl Rules {
             Condition::Teleport => teleport::for_each_legal(pos, self, f),
             Condition::Kazan => kazan::for_each_legal(pos, self, f),
             Condition::PocketMutation => pocket::for_each_legal(pos, self, f),
+            Condition::Tatarstan | Condition::TatarstanNoChains => {
+                tatarstan::for_each_legal(pos, self, f)
+            }
         }
     }
 
@@ -156,7 +178,10 @@ impl Rules {
         match self.condition {
             Condition::Orthodox => orthodox::has_legal_move(pos, self),
             Condition::Teleport => teleport::has_legal_move(pos, self),
-            Condition::Kazan | Condition::PocketMutation => self
+            Condition::Kazan
+            | Condition::PocketMutation
+            | Condition::Tatarstan
+            | Condition::TatarstanNoChains => self
                 .for_each_legal(pos, |_, _| ControlFlow::Break(()))
                 .is_break(),
         }
@@ -200,7 +225,10 @@ impl Rules {
                 });
             }
             // A chain move only exists with its chain: the legal moves are the list.
-            Condition::Kazan | Condition::PocketMutation => {
+            Condition::Kazan
+            | Condition::PocketMutation
+            | Condition::Tatarstan
+            | Condition::TatarstanNoChains => {
                 let _ = self.for_each_legal(pos, |m, _| {
                     list.push(m);
                     ControlFlow::Continue(())
@@ -217,6 +245,9 @@ impl Rules {
             Condition::Teleport => teleport::is_pseudo_legal(pos, self, m),
             Condition::Kazan => kazan::replay(pos, self, m).is_some(),
             Condition::PocketMutation => pocket::is_pseudo_legal(pos, self, m),
+            Condition::Tatarstan | Condition::TatarstanNoChains => {
+                tatarstan::replay(pos, self, m).is_some()
+            }
         }
     }
 
@@ -229,6 +260,7 @@ impl Rules {
                 orthodox::is_legal_child(&child).then_some(child)
             }
             Condition::Kazan => kazan::play(pos, self, m),
+            Condition::Tatarstan | Condition::TatarstanNoChains => tatarstan::play(pos, self, m),
         }
     }
 
@@ -239,7 +271,9 @@ impl Rules {
             Condition::Orthodox
             | Condition::Teleport
             | Condition::Kazan
-            | Condition::PocketMutation => pos.in_check(),
+            | Condition::PocketMutation
+            | Condition::Tatarstan
+            | Condition::TatarstanNoChains => pos.in_check(),
         }
     }
 
@@ -301,7 +335,9 @@ impl Condition {
             Condition::Orthodox => (1..=6).contains(&rel_rank),
             // A teleport can bring a pawn to its first rank.
             Condition::Teleport => rel_rank <= 6,
-            Condition::Kazan => (1..=6).contains(&rel_rank),
+            Condition::Kazan | Condition::Tatarstan | Condition::TatarstanNoChains => {
+                (1..=6).contains(&rel_rank)
+            }
             // Pawns may stand anywhere: dropped on the first rank, moved to the last.
             Condition::PocketMutation => true,
         }

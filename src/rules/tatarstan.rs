@@ -1,0 +1,455 @@
+//! Tatarstan chess: a Kazan move (leader plus compulsory chain; or, with the chains switched
+//! off, an orthodox move) followed by a cascade of transformations.
+//!
+//! *X defends Y* when both have the same colour and X could capture on Y's square if Y were
+//! an enemy (pawns diagonally forward). Kings neither defend nor are transformed (D6).
+//! Every defence relation that exists after the move but did not before is an *event*: all
+//! relations of a piece that moved in this turn (leader, followers, king and rook when
+//! castling, a promoted piece) are new, and so are relations opened by the vacated squares
+//! or by the removal of a captured piece, for both colours (D7). An event is
+//! (defender square, defended square, defender kind). The cascade always fires a pending
+//! event of the weakest defender kind: if the defender still has the event's kind, the
+//! defended piece takes that kind, and each relation in which it now defends a piece becomes
+//! an event. An event fires at most once per move; one whose defender has changed kind is
+//! dropped without firing, so it can be created again (D17: the result does not depend on
+//! the order within one kind). A piece that becomes a pawn on its last rank promotes, each
+//! choice being a separate move (D8). A rook changing kind on its corner loses its castling
+//! right for good (D13). Legality, check and the en-passant right (of the last two-step,
+//! kept only if that piece is still a pawn) are judged after the cascade.
+//!
+//! A move is stored as its Kazan move (leader + `chain` choices in the low 24 bits) plus
+//! the index of its cascade outcome (promotion choices, D8) in the high 8 bits.
+
+use super::{Condition, Rules, kazan, orthodox};
+use crate::core::board::piece_attacks;
+use crate::core::{Bitboard, Kind, NO_SQUARE, Square, Squares, bb};
+use crate::moves::{Move, MoveKind};
+use crate::position::{CASTLINGS, Position};
+use std::collections::HashSet;
+use std::ops::ControlFlow;
+
+/// Bits of `Move::chain` that hold the Kazan chain choices.
+const CHAIN_BITS: u32 = 24;
+const CHAIN_MASK: u32 = (1 << CHAIN_BITS) - 1;
+
+/// One transformation of the cascade: the square and the piece's new kind.
+pub type Transformation = (Square, Kind);
+
+/// The squares defended by the piece on `s` (same-colour pieces other than kings), or
+/// nothing for a king or an empty square.
+fn defended(pos: &Position, s: Square) -> Bitboard {
+    let board = &pos.board;
+    let Some(p) = board.get(s) else { return 0 };
+    if p.kind == Kind::King {
+        return 0;
+    }
+    let own = board.by_color[p.color.idx()];
+    let kings = bb(board.kings[0]) | bb(board.kings[1]);
+    piece_attacks(s, p.color, p.kind, board.occupied()) & own & !kings
+}
+
+/// Number of strength levels (see `piece::KindInfo::strength`).
+const LEVELS: usize = 32;
+
+/// The state of one cascade (cloned where a D8 promotion branches). Pending events wait in
+/// one bucket per defender strength; per defender kind met so far, `marks` holds two
+/// bitsets per defender square over the defended squares: queued and fired.
+#[derive(Clone)]
+struct Cascade {
+    pos: Position,
+    buckets: [Vec<(Square, Square, Kind)>; LEVELS],
+    marks: Vec<(Kind, Box<[[Bitboard; 64]; 2]>)>,
+    done: Vec<Transformation>,
+}
+
+const QUEUED: usize = 0;
+const FIRED: usize = 1;
+
+impl Cascade {
+    fn marks(&mut self, kind: Kind) -> &mut [[Bitboard; 64]; 2] {
+        let i = match self.marks.iter().position(|m| m.0 == kind) {
+            Some(i) => i,
+            None => {
+                self.marks.push((kind, Box::new([[0; 64]; 2])));
+                self.marks.len() - 1
+            }
+        };
+        &mut self.marks[i].1
+    }
+
+    fn push(&mut self, a: Square, b: Square, kind: Kind) {
+        let bit = bb(b);
+        let m = self.marks(kind);
+        if (m[QUEUED][a as usize] | m[FIRED][a as usize]) & bit == 0 {
+            m[QUEUED][a as usize] |= bit;
+            self.buckets[kind.info().strength as usize % LEVELS].push((a, b, kind));
+        }
+    }
+
+    /// Takes the next event of the weakest pending strength.
+    fn pop(&mut self) -> Option<(Square, Square, Kind)> {
+        let e = self.buckets.iter_mut().find_map(|b| b.pop())?;
+        self.marks(e.2)[QUEUED][e.0 as usize] &= !bb(e.1);
+        Some(e)
+    }
+
+    /// The relations in which the piece on `s` now defends are new events.
+    fn add_events(&mut self, s: Square) {
+        let kind = self.pos.board.kind_at(s).expect("occupied");
+        for b in Squares(defended(&self.pos, s)) {
+            self.push(s, b, kind);
+        }
+    }
+}
+
+/// Runs the cascade after a move from `before` to `after`, where the pieces that moved
+/// stand on `moved`; calls `f` with each outcome (one per D8 choice sequence) and the
+/// transformations in firing order.
+pub(crate) fn cascade(
+    before: &Position,
+    after: &Position,
+    moved: Bitboard,
+    rules: &Rules,
+    f: &mut impl FnMut(&Position, &[Transformation]) -> ControlFlow<()>,
+) -> ControlFlow<()> {
+    let mut st = Cascade {
+        pos: *after,
+        buckets: Default::default(),
+        marks: Vec::new(),
+        done: Vec::new(),
+    };
+    // Pushed in descending square order so that buckets pop in ascending order.
+    let occ = after.board.occupied();
+    for a in (0..64u8).rev().filter(|&a| occ & bb(a) != 0) {
+        let now = defended(after, a);
+        if now == 0 {
+            continue;
+        }
+        let kind = after.board.kind_at(a).expect("occupied");
+        let new = if moved & bb(a) != 0 {
+            now
+        } else {
+            // The same piece stood on `a` before the move.
+            now & (moved | !defended(before, a))
+        };
+        for b in (0..64u8).rev().filter(|&b| new & bb(b) != 0) {
+            st.push(a, b, kind);
+        }
+    }
+    run(st, rules, f)
+}
+
+fn run(
+    mut st: Cascade,
+    rules: &Rules,
+    f: &mut impl FnMut(&Position, &[Transformation]) -> ControlFlow<()>,
+) -> ControlFlow<()> {
+    while let Some((a, b, kind)) = st.pop() {
+        if st.pos.board.kind_at(a) != Some(kind) {
+            continue; // dropped, not fired (D17)
+        }
+        st.marks(kind)[FIRED][a as usize] |= bb(b);
+        let Some(target) = st.pos.board.get(b) else {
+            continue;
+        };
+        if target.kind == Kind::King || target.kind == kind {
+            continue;
+        }
+        st.pos.transform(b, kind);
+        st.done.push((b, kind));
+        let last_rank = target.color.relative_rank(b) == 7;
+        if kind == Kind::Pawn && last_rank && !rules.promotions().is_empty() {
+            // D8: the pawn promotes at once; each choice is a separate outcome.
+            for &k in rules.promotions() {
+                let mut branch = st.clone();
+                branch.pos.transform(b, k);
+                branch.done.push((b, k));
+                branch.add_events(b);
+                run(branch, rules, f)?;
+            }
+            return ControlFlow::Continue(());
+        }
+        st.add_events(b);
+    }
+    f(&st.pos, &st.done)
+}
+
+/// The squares the pieces that moved stand on after a leader and its chain.
+fn moved_squares(pos: &Position, m: Move, steps: &[kazan::Step]) -> Bitboard {
+    let mut moved = if m.kind == MoveKind::Castle {
+        let wing = if m.to > m.from { 0 } else { 1 };
+        let (_, kt, _, rt, _) = CASTLINGS[pos.side.idx()][wing];
+        bb(kt) | bb(rt)
+    } else {
+        bb(m.to)
+    };
+    for &(from, to, _) in steps {
+        moved = (moved & !bb(from)) | bb(to);
+    }
+    moved
+}
+
+/// The last pawn two-step of a move (leader or follower): the square passed over and the
+/// square the pawn stands on, or `None`.
+fn last_double(pos: &Position, m: Move, steps: &[kazan::Step]) -> Option<(Square, Square)> {
+    let mut out = None;
+    if m.kind == MoveKind::DoublePush {
+        out = Some((((m.from as i8 + m.to as i8) / 2) as Square, m.to));
+    }
+    for &(from, to, _) in steps {
+        let pawn = pos.board.kind_at(from) == Some(Kind::Pawn);
+        if pawn && (to as i8 - from as i8).abs() == 16 {
+            out = Some((((from as i8 + to as i8) / 2) as Square, to));
+        }
+    }
+    out
+}
+
+/// Enumerates every Tatarstan move of the side to move (legal or not) from the leader `m`:
+/// the move, its final position, the chain steps and the transformations.
+fn each_move(
+    pos: &Position,
+    rules: &Rules,
+    leader: Move,
+    f: &mut impl FnMut(Move, &Position, &[kazan::Step], &[Transformation]) -> ControlFlow<()>,
+) -> ControlFlow<()> {
+    let chains = rules.condition == Condition::Tatarstan;
+    // Chains that end on the same board with the same pieces moved have the same cascade.
+    let mut seen: HashSet<u64> = HashSet::new();
+    let mut body = |m: Move, after: &Position, steps: &[kazan::Step]| {
+        let moved = moved_squares(pos, m, steps);
+        if !seen.insert(after.hash ^ moved.wrapping_mul(0x9E37_79B9_7F4A_7C15)) {
+            return ControlFlow::Continue(());
+        }
+        // The en-passant right needs the two-step pawn to be a pawn after the cascade.
+        let double = last_double(pos, m, steps);
+        let mut index = 0u32;
+        cascade(pos, after, moved, rules, &mut |fin, done| {
+            let mut fin = *fin;
+            let ep = match double {
+                Some((ep, at)) if fin.board.kind_at(at) == Some(Kind::Pawn) => ep,
+                _ => NO_SQUARE,
+            };
+            fin.set_en_passant(ep);
+            let chain = m.chain | (index << CHAIN_BITS);
+            index += 1;
+            f(Move { chain, ..m }, &fin, steps, done)
+        })
+    };
+    if chains {
+        kazan::each_chain(pos, rules, leader, &mut |m, after, steps| {
+            if m.chain > CHAIN_MASK {
+                // More chain choices than the move encoding holds: never met in practice
+                // (it needs over 16 million same-kind choice combinations).
+                return ControlFlow::Continue(());
+            }
+            body(m, after, steps)
+        })
+    } else {
+        let after = pos.make(leader);
+        body(leader, &after, &[])
+    }
+}
+
+/// Every legal Tatarstan move with its result, each distinct result once.
+pub fn for_each_legal<F>(pos: &Position, rules: &Rules, mut f: F) -> ControlFlow<()>
+where
+    F: FnMut(Move, &Position) -> ControlFlow<()>,
+{
+    let mut seen: Vec<u64> = Vec::new();
+    orthodox::each_pseudo_legal(pos, rules, &mut |leader| {
+        each_move(pos, rules, leader, &mut |m, fin, _, _| {
+            if !orthodox::is_legal_child(fin) || seen.contains(&fin.hash) {
+                return ControlFlow::Continue(());
+            }
+            seen.push(fin.hash);
+            f(m, fin)
+        })
+    })
+}
+
+/// What a move does: its final position, chain steps and transformations, or `None`
+/// when it does not fit the position (legality is not checked).
+pub struct Replay {
+    pub position: Position,
+    pub steps: Vec<kazan::Step>,
+    pub transformations: Vec<Transformation>,
+}
+
+/// Replays a move (leader + chain choices + cascade outcome).
+pub fn replay(pos: &Position, rules: &Rules, m: Move) -> Option<Replay> {
+    let leader = Move { chain: 0, ..m };
+    if !orthodox::is_pseudo_legal(pos, rules, leader) {
+        return None;
+    }
+    let mut out = None;
+    let _ = each_move(pos, rules, leader, &mut |x, fin, steps, done| {
+        if x.chain == m.chain {
+            out = Some(Replay {
+                position: *fin,
+                steps: steps.to_vec(),
+                transformations: done.to_vec(),
+            });
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    });
+    out
+}
+
+/// Plays a move if it fits the position and leaves the own king safe.
+pub fn play(pos: &Position, rules: &Rules, m: Move) -> Option<Position> {
+    replay(pos, rules, m)
+        .map(|r| r.position)
+        .filter(orthodox::is_legal_child)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::output::notation::{Style, move_text};
+    use crate::position::Position;
+    use crate::rules::{Condition, Rules};
+
+    /// (move text, resulting FEN) of the legal moves whose text starts with `prefix`.
+    fn play(cond: Condition, fen: &str, prefix: &str) -> Vec<(String, String)> {
+        let pos = Position::from_fen(fen).unwrap();
+        let r = Rules::new(cond);
+        let mut v: Vec<(String, String)> = r
+            .legal_moves(&pos)
+            .into_iter()
+            .map(|(m, c)| (move_text(&r, &pos, m, &c, Style::Long), c.to_fen()))
+            .filter(|(t, _)| t.starts_with(prefix))
+            .collect();
+        v.sort();
+        v
+    }
+
+    fn one(cond: Condition, fen: &str, prefix: &str) -> (String, String) {
+        let v = play(cond, fen, prefix);
+        assert_eq!(v.len(), 1, "{prefix}: {v:?}");
+        v[0].clone()
+    }
+
+    const OFF: Condition = Condition::TatarstanNoChains;
+
+    #[test]
+    fn the_moved_piece_is_transformed_by_its_defender() {
+        // The knight lands on e5, defended by the pawn d4: it becomes a pawn.
+        let (t, fen) = one(OFF, "7k/8/8/8/2NP4/8/8/7K w - - 0 1", "Sc4-e5");
+        assert_eq!(t, "Sc4-e5 (e5=P)");
+        assert_eq!(fen, "7k/8/8/4P3/3P4/8/8/7K b - - 0 1");
+    }
+
+    #[test]
+    fn a_discovered_defence_and_a_check_by_transformation() {
+        // Sb1 leaves: the rook a1 now defends the bishop d1 (a discovered defence) and the
+        // knight on a3 (the moved piece). Both become rooks; the new rook d1 checks d8.
+        let (t, fen) = one(OFF, "3k4/8/8/8/8/8/7K/RN1B4 w - - 0 1", "Sb1-a3");
+        assert_eq!(t, "Sb1-a3 (d1=R, a3=R) +");
+        assert_eq!(fen, "3k4/8/8/8/8/R7/7K/R2R4 b - - 0 1");
+    }
+
+    #[test]
+    fn a_capture_opens_a_line_between_the_opponents_pieces() {
+        // Sd5xf6 vacates d5: the black rook a5 now defends the black knight h5, which
+        // becomes a rook (both colours' events count, D7).
+        let (t, fen) = one(OFF, "k7/8/5b2/r2N3n/8/8/8/1K6 w - - 0 1", "Sd5*f6");
+        assert_eq!(t, "Sd5*f6 (h5=R)");
+        assert_eq!(fen, "k7/8/5N2/r6r/8/8/8/1K6 b - - 0 1");
+        // With the white king on h1 the new rook h5 would attack it: the move is illegal.
+        assert!(play(OFF, "k7/8/5b2/r2N3n/8/8/8/7K w - - 0 1", "Sd5*f6").is_empty());
+    }
+
+    #[test]
+    fn the_weakest_defender_fires_first() {
+        // The rook on e2 is newly defended by the knight c3 and the bishop f1: the knight
+        // event fires first (e2=S), then the bishop event (e2=B).
+        let (t, fen) = one(OFF, "7k/8/8/8/8/2N5/R7/5B1K w - - 0 1", "Ra2-e2");
+        assert_eq!(t, "Ra2-e2 (e2=S, e2=B)");
+        assert_eq!(fen, "7k/8/8/8/8/2N5/4B3/5B1K b - - 0 1");
+    }
+
+    #[test]
+    fn a_chain_of_transformations() {
+        // Sf5-d4: d4 is defended by the pawn c3 and becomes a pawn, which defends e5, which
+        // becomes a pawn and defends f6, which defends g7. The bishop's event (e5 defends
+        // d4) is dropped: e5 is no longer a bishop when its turn comes.
+        let (t, fen) = one(OFF, "k7/6Q1/5R2/4BN2/8/2P5/8/K7 w - - 0 1", "Sf5-d4");
+        assert_eq!(t, "Sf5-d4 (d4=P, e5=P, f6=P, g7=P)");
+        assert_eq!(fen, "k7/6P1/5P2/4P3/3P4/2P5/8/K7 b - - 0 1");
+    }
+
+    #[test]
+    fn a_pawn_on_its_last_rank_promotes() {
+        // c6-c7 defends the rook d8, which becomes a pawn on the last rank and promotes
+        // (D8): four moves. The new queen (bishop) defends c7 in turn.
+        let v = play(OFF, "3R4/8/2P5/8/k7/8/8/7K w - - 0 1", "c6-c7");
+        let texts: Vec<&str> = v.iter().map(|x| x.0.as_str()).collect();
+        assert_eq!(
+            texts,
+            [
+                "c6-c7 (d8=P, d8=B, c7=B)",
+                "c6-c7 (d8=P, d8=Q, c7=Q)",
+                "c6-c7 (d8=P, d8=R)",
+                "c6-c7 (d8=P, d8=S)",
+            ]
+        );
+        assert_eq!(v[1].1, "3Q4/2Q5/8/8/k7/8/8/7K b - - 0 1");
+    }
+
+    #[test]
+    fn a_rook_changed_on_its_corner_loses_castling_for_good() {
+        // Sh5-g3 defends h1 (knight) and opens the h-file for the rook h8 (rook). The
+        // knight fires first (h1=S), then the rook turns h1 back into a rook: the right
+        // to castle short is gone all the same (D13).
+        let (t, fen) = one(OFF, "7R/8/k7/7N/8/8/8/4K2R w K - 0 1", "Sh5-g3");
+        assert_eq!(t, "Sh5-g3 (h1=S, h1=R)");
+        assert_eq!(fen, "7R/8/k7/8/8/6N1/8/4K2R b - - 0 1");
+        // Without the cascade the right would stay.
+        let pos = Position::from_fen("7R/8/k7/7N/8/8/8/4K2R w K - 0 1").unwrap();
+        assert_eq!(pos.castling, crate::position::WHITE_KINGSIDE);
+    }
+
+    #[test]
+    fn a_transformation_removes_a_check() {
+        // White is in check from the bishop b4. Sb6-d5 opens the b-file: the rook b8 now
+        // defends b4, which becomes a rook and no longer attacks e1. Legal only thanks to
+        // the cascade.
+        let fen = "kr6/8/1N6/8/1b6/8/8/4K3 w - - 0 1";
+        let (t, after) = one(OFF, fen, "Sb6-d5");
+        assert_eq!(t, "Sb6-d5 (b4=R)");
+        assert_eq!(after, "kr6/8/8/3N4/1r6/8/8/4K3 b - - 0 1");
+        let ortho = Rules::new(Condition::Orthodox);
+        let pos = Position::from_fen(fen).unwrap();
+        assert!(ortho.legal_moves(&pos).iter().all(|(m, _)| m.from != 41));
+    }
+
+    #[test]
+    fn the_rook_wave_from_the_initial_array() {
+        // Chains off: the knight f3 is defended by e2 and g2 and becomes a pawn; g1's
+        // departure lets the rook h1 defend f1, which becomes a rook and defends f2, and the
+        // wave of rooks runs over both ranks (see docs/conditions.md for the hand check).
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        let (_, fen) = one(OFF, start, "Sg1-f3");
+        assert_eq!(
+            fen,
+            "rnbqkbnr/pppppppp/8/8/8/5R2/RRRRRRRR/RRRRKR1R b KQkq - 0 1"
+        );
+        // Chains on: 1.e2-e4 (Sg1-e2, Rh1-g1), then the knight e2 defends c1 and g1,
+        // the new knight c1 defends a2; the bishop f1 defends e2 (moved), which becomes a
+        // bishop and turns d1, c2, (through c2-d3) e4, then g2, b1 and a2 into bishops
+        // (the order within one kind is chainmate's; D17 makes the result independent).
+        let (t, fen) = one(Condition::Tatarstan, start, "e2-e4");
+        assert_eq!(
+            t,
+            "e2-e4 (Sg1-e2, Rh1-g1, c1=S, a2=S, g1=S, e2=B, d1=B, c2=B, e4=B, g2=B, b1=B, a2=B)"
+        );
+        // The rook a1 and the pawns b2, d2, f2, h2 stay: no new relation reaches them (a1
+        // already defended a2 and b1 before the move).
+        assert_eq!(
+            fen,
+            "rnbqkbnr/pppppppp/8/8/4B3/8/BPBPBPBP/RBNBKBN1 b Qkq - 0 1"
+        );
+    }
+}
