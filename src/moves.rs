@@ -21,6 +21,9 @@ pub enum MoveKind {
     Pocket,
     /// Pocket Mutation: the pocketed piece is dropped on `to` (= `from`).
     Drop,
+    /// Combo chess: a combo whose first step starts on `from` and whose last step ends on
+    /// `to`; `chain` numbers it among the position's combos (see `rules::combo`).
+    Combo,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

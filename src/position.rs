@@ -216,13 +216,13 @@ impl Position {
     }
 
     #[inline]
-    fn put(&mut self, s: Square, p: Piece) {
+    pub(crate) fn put(&mut self, s: Square, p: Piece) {
         self.board.put(s, p);
         self.hash ^= zpiece(p, s);
     }
 
     #[inline]
-    fn remove(&mut self, s: Square) -> Option<Piece> {
+    pub(crate) fn remove(&mut self, s: Square) -> Option<Piece> {
         let p = self.board.remove(s)?;
         self.hash ^= zpiece(p, s);
         Some(p)
@@ -270,6 +270,9 @@ impl Position {
                 p.set_pocket(us, Some(m.promo.unwrap_or(piece.kind)));
             }
             MoveKind::Drop => {} // returned above
+            // A combo is played by `rules::combo` (it needs its steps); here the piece
+            // stays where it was and only the turn passes.
+            MoveKind::Combo => p.put(m.from, piece),
             MoveKind::Teleport | MoveKind::TeleportDouble => {
                 let mut other = p.remove(m.to).expect("teleport onto an empty square");
                 if let Some(k) = m.promo {
@@ -322,6 +325,16 @@ impl Position {
         }
         self.put(to, piece);
         let new_castling = self.castling & CASTLE_MASK[from as usize] & CASTLE_MASK[to as usize];
+        if new_castling != self.castling {
+            self.hash ^=
+                ZOBRIST.castling[self.castling as usize] ^ ZOBRIST.castling[new_castling as usize];
+            self.castling = new_castling;
+        }
+    }
+
+    /// Keeps only the castling rights in `mask` (hash included).
+    pub(crate) fn restrict_castling(&mut self, mask: u8) {
+        let new_castling = self.castling & mask;
         if new_castling != self.castling {
             self.hash ^=
                 ZOBRIST.castling[self.castling as usize] ^ ZOBRIST.castling[new_castling as usize];

@@ -1,6 +1,7 @@
 //! The rules of each condition: one file per condition, one registry line each.
 //! Dispatch is a `match` on [`Condition`] (static, inlinable), never `dyn` per node.
 
+pub mod combo;
 pub mod kazan;
 pub mod orthodox;
 pub mod pocket;
@@ -35,6 +36,8 @@ pub enum Condition {
     Tatarstan,
     /// Tatarstan with the chains switched off: an orthodox move, then the cascade.
     TatarstanNoChains,
+    /// Combo chess: challenged own pieces move on in the same turn.
+    Combo,
 }
 
 /// (canonical name, accepted spellings) per condition.
@@ -65,6 +68,7 @@ pub const REGISTRY: &[(Condition, &str, &[&str])] = &[
             "tatarstan-without-chains",
         ],
     ),
+    (Condition::Combo, "combo", &["combo", "combochess"]),
 ];
 
 impl Condition {
@@ -159,6 +163,7 @@ impl Rules {
             Condition::Tatarstan | Condition::TatarstanNoChains => {
                 tatarstan::for_each_legal(pos, self, f)
             }
+            Condition::Combo => combo::for_each_legal(pos, self, f),
         }
     }
 
@@ -178,6 +183,7 @@ impl Rules {
         match self.condition {
             Condition::Orthodox => orthodox::has_legal_move(pos, self),
             Condition::Teleport => teleport::has_legal_move(pos, self),
+            Condition::Combo => combo::has_legal_move(pos, self),
             Condition::Kazan
             | Condition::PocketMutation
             | Condition::Tatarstan
@@ -228,7 +234,8 @@ impl Rules {
             Condition::Kazan
             | Condition::PocketMutation
             | Condition::Tatarstan
-            | Condition::TatarstanNoChains => {
+            | Condition::TatarstanNoChains
+            | Condition::Combo => {
                 let _ = self.for_each_legal(pos, |m, _| {
                     list.push(m);
                     ControlFlow::Continue(())
@@ -248,6 +255,7 @@ impl Rules {
             Condition::Tatarstan | Condition::TatarstanNoChains => {
                 tatarstan::replay(pos, self, m).is_some()
             }
+            Condition::Combo => combo::replay(pos, self, m).is_some(),
         }
     }
 
@@ -261,6 +269,7 @@ impl Rules {
             }
             Condition::Kazan => kazan::play(pos, self, m),
             Condition::Tatarstan | Condition::TatarstanNoChains => tatarstan::play(pos, self, m),
+            Condition::Combo => combo::play(pos, self, m),
         }
     }
 
@@ -274,6 +283,7 @@ impl Rules {
             | Condition::PocketMutation
             | Condition::Tatarstan
             | Condition::TatarstanNoChains => pos.in_check(),
+            Condition::Combo => combo::in_check(pos, self),
         }
     }
 
@@ -335,9 +345,10 @@ impl Condition {
             Condition::Orthodox => (1..=6).contains(&rel_rank),
             // A teleport can bring a pawn to its first rank.
             Condition::Teleport => rel_rank <= 6,
-            Condition::Kazan | Condition::Tatarstan | Condition::TatarstanNoChains => {
-                (1..=6).contains(&rel_rank)
-            }
+            Condition::Kazan
+            | Condition::Tatarstan
+            | Condition::TatarstanNoChains
+            | Condition::Combo => (1..=6).contains(&rel_rank),
             // Pawns may stand anywhere: dropped on the first rank, moved to the last.
             Condition::PocketMutation => true,
         }

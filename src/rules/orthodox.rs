@@ -88,7 +88,11 @@ pub fn is_pseudo_legal(pos: &Position, rules: &Rules, m: Move) -> bool {
         MoveKind::Normal => {
             m.promo.is_none() && piece_attacks(m.from, us, p.kind, occ) & bb(m.to) != 0
         }
-        MoveKind::Teleport | MoveKind::TeleportDouble | MoveKind::Pocket | MoveKind::Drop => false,
+        MoveKind::Teleport
+        | MoveKind::TeleportDouble
+        | MoveKind::Pocket
+        | MoveKind::Drop
+        | MoveKind::Combo => false,
     }
 }
 

@@ -1,0 +1,576 @@
+//! Combo chess. When the only obstacle to a step of an own piece is another own piece on
+//! the target square, the step may be made: that piece is *challenged* and must step in the
+//! same turn, by the same rules. A combo ends with a step onto an empty square or a capture.
+//! A piece may move several times in one combo; there is no en passant; pawns challenge
+//! only with their forward steps; a pawn reaching its last rank promotes at once (the new
+//! piece moves as such when challenged later). Castling is also allowed when the king's
+//! destination is the only occupied square between king and rook (its own piece is then
+//! challenged), and a challenged king may castle; its check conditions are judged on the
+//! position at the start of the whole move (D10). A side is in *combo check* when the other
+//! side could capture its king with one combo; a move that leaves the own king capturable is
+//! illegal for solving (D11).
+//!
+//! The combos of a position are found breadth first over states (board with the piece in
+//! hand taken off, the piece in hand and its square, castling rights), each state expanded
+//! once: the combos of a position are the distinct final positions, and the first path
+//! found to each is the shortest one (D9; ties: first lifted piece by square a1..h8, then
+//! target squares in ascending order, castling after ordinary steps, promotion pieces in
+//! the order Q, S, R, B). `Move::chain` numbers the distinct final positions in that order.
+//!
+//! "Can this side capture the king?" is first answered by the orthodox attack test (a
+//! plain capture is a one-step combo), then by an over-approximation: inside one combo the
+//! occupied squares stay the same (apart from the first lifted square and a castling), and
+//! only the kinds of the own pieces on them move around, so the set of (kind, square) pairs
+//! a piece in hand can reach is computed as a fixpoint over bitboards. Only when that set
+//! reaches the king does the exact search run.
+
+use super::Rules;
+use crate::core::bitboard::{KING, pawn_attacks};
+use crate::core::board::piece_attacks;
+use crate::core::piece::KIND_COUNT;
+use crate::core::{Bitboard, Color, Kind, NO_SQUARE, Piece, Square, Squares, bb};
+use crate::moves::{Move, MoveKind};
+use crate::position::{CASTLE_MASK, CASTLINGS, Position};
+use std::collections::HashSet;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::ops::ControlFlow;
+
+/// Keys are Zobrist hashes already: hash them by identity.
+#[derive(Default)]
+struct IdHasher(u64);
+
+impl Hasher for IdHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ b as u64;
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
+type IdSet = HashSet<u64, BuildHasherDefault<IdHasher>>;
+
+/// One step of a combo.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Step {
+    pub from: Square,
+    pub to: Square,
+    /// The kind of the piece making the step.
+    pub kind: Kind,
+    /// The piece's new kind when a pawn promotes on this step.
+    pub promo: Option<Kind>,
+    /// A capture (of an enemy piece).
+    pub capture: bool,
+    /// Castling: the king's step; the rook moves with it.
+    pub castle: bool,
+}
+
+/// A state inside a combo: the board without the piece in hand, that piece and its square.
+#[derive(Clone, Copy)]
+struct State {
+    pos: Position,
+    hand: Kind,
+    at: Square,
+    /// Index of the parent state (u32::MAX for a first lift) and the step that led here.
+    parent: u32,
+    step: Option<Step>,
+    /// The square of the first lifted piece.
+    root: Square,
+}
+
+fn state_key(st: &State) -> u64 {
+    let h = crate::position::ZOBRIST.piece[0][st.hand as usize][st.at as usize];
+    st.pos.hash ^ h.rotate_left(23) ^ 0x5bd1_e995
+}
+
+/// What a step leads to.
+enum Next {
+    /// The combo goes on with the challenged piece in hand.
+    Challenge(State),
+    /// The combo ends: the final position (the mover still to move).
+    End(Position),
+}
+
+/// Calls `f` with every step the piece in hand can make from `st`, in the documented order.
+fn each_step(
+    st: &State,
+    us: Color,
+    rules: &Rules,
+    castle_ok: &mut dyn FnMut(usize) -> bool,
+    f: &mut dyn FnMut(Step, Next) -> ControlFlow<()>,
+) -> ControlFlow<()> {
+    let board = &st.pos.board;
+    let own = board.by_color[us.idx()];
+    let enemy = board.by_color[us.flip().idx()];
+    let occ = own | enemy;
+    let t = st.at;
+    let kind = st.hand;
+    let targets = if kind == Kind::Pawn {
+        let fwd = us.forward();
+        let mut tg = pawn_attacks(us, t) & enemy;
+        let one = t as i8 + fwd;
+        if (0..64).contains(&one) {
+            let one = one as Square;
+            if enemy & bb(one) == 0 {
+                tg |= bb(one);
+                let two = one as i8 + fwd;
+                if us.relative_rank(t) == 1 && occ & bb(one) == 0 && enemy & bb(two as Square) == 0
+                {
+                    tg |= bb(two as Square);
+                }
+            }
+        }
+        tg
+    } else if kind == Kind::King {
+        KING[t as usize]
+    } else {
+        piece_attacks(t, us, kind, occ)
+    };
+    for u in Squares(targets) {
+        let capture = enemy & bb(u) != 0;
+        let promos: &[Kind] = if kind == Kind::Pawn && us.relative_rank(u) == 7 {
+            rules.promotions()
+        } else {
+            &[]
+        };
+        let count = promos.len().max(1);
+        for i in 0..count {
+            let promo = promos.get(i).copied();
+            let mut pos = st.pos;
+            let victim = pos.remove(u);
+            pos.put(u, Piece::new(us, promo.unwrap_or(kind)));
+            pos.restrict_castling(CASTLE_MASK[t as usize]);
+            let step = Step {
+                from: t,
+                to: u,
+                kind,
+                promo,
+                capture,
+                castle: false,
+            };
+            let next = match victim {
+                Some(v) if v.color == us => Next::Challenge(State {
+                    pos,
+                    hand: v.kind,
+                    at: u,
+                    parent: 0,
+                    step: Some(step),
+                    root: 0,
+                }),
+                Some(_) => {
+                    pos.restrict_castling(CASTLE_MASK[u as usize]);
+                    Next::End(pos)
+                }
+                None => Next::End(pos),
+            };
+            f(step, next)?;
+        }
+    }
+    // Castling: the king in hand on its home square, rights intact, rook home, the squares
+    // between empty except the king's destination, which may hold an own piece.
+    if kind == Kind::King {
+        for (wing, &(kf, kt, rf, rt, bit)) in CASTLINGS[us.idx()].iter().enumerate() {
+            if t != kf || st.pos.castling & bit == 0 {
+                continue;
+            }
+            if board.get(rf) != Some(Piece::new(us, Kind::Rook)) {
+                continue;
+            }
+            let between = crate::core::bitboard::between(kf, rf);
+            if between & occ & !bb(kt) != 0 || enemy & bb(kt) != 0 {
+                continue;
+            }
+            if !castle_ok(wing) {
+                continue;
+            }
+            let mut pos = st.pos;
+            let rook = pos.remove(rf).expect("rook home");
+            pos.put(rt, rook);
+            let victim = pos.remove(kt);
+            pos.put(kt, Piece::new(us, Kind::King));
+            pos.restrict_castling(CASTLE_MASK[kf as usize]);
+            let step = Step {
+                from: kf,
+                to: kt,
+                kind,
+                promo: None,
+                capture: false,
+                castle: true,
+            };
+            let next = match victim {
+                Some(v) => Next::Challenge(State {
+                    pos,
+                    hand: v.kind,
+                    at: kt,
+                    parent: 0,
+                    step: Some(step),
+                    root: 0,
+                }),
+                None => Next::End(pos),
+            };
+            f(step, next)?;
+        }
+    }
+    ControlFlow::Continue(())
+}
+
+/// The first states of the combos of `us`: each own piece lifted (square order a1..h8).
+fn first_states(pos: &Position, us: Color) -> Vec<State> {
+    let mut base = *pos;
+    if base.ep != NO_SQUARE {
+        base.set_en_passant(NO_SQUARE);
+    }
+    Squares(pos.board.by_color[us.idx()])
+        .map(|s| {
+            let mut p = base;
+            let piece = p.remove(s).expect("own piece");
+            State {
+                pos: p,
+                hand: piece.kind,
+                at: s,
+                parent: u32::MAX,
+                step: None,
+                root: s,
+            }
+        })
+        .collect()
+}
+
+/// Breadth-first walk over the combos of `us` in `pos`: calls `f` with each final position
+/// (mover still to move), the index of the state it came from, the last step and the
+/// square of the first lifted piece. Returns the states (for path reconstruction).
+fn walk(
+    pos: &Position,
+    us: Color,
+    rules: &Rules,
+    castle_ok: &mut dyn FnMut(usize) -> bool,
+    f: &mut dyn FnMut(&Position, u32, Step, Square) -> ControlFlow<()>,
+) -> (Vec<State>, ControlFlow<()>) {
+    let mut states = first_states(pos, us);
+    let mut seen: IdSet = states.iter().map(state_key).collect();
+    let mut i = 0;
+    while i < states.len() {
+        let st = states[i];
+        let r = each_step(&st, us, rules, castle_ok, &mut |step, next| match next {
+            Next::End(fin) => f(&fin, i as u32, step, st.root),
+            Next::Challenge(mut child) => {
+                child.parent = i as u32;
+                child.root = st.root;
+                if seen.insert(state_key(&child)) {
+                    states.push(child);
+                }
+                ControlFlow::Continue(())
+            }
+        });
+        if r.is_break() {
+            return (states, r);
+        }
+        i += 1;
+    }
+    (states, ControlFlow::Continue(()))
+}
+
+/// The steps leading to state `i` (not including the final step).
+fn path(states: &[State], mut i: u32) -> Vec<Step> {
+    let mut out = vec![];
+    while i != u32::MAX {
+        let st = &states[i as usize];
+        if let Some(s) = st.step {
+            out.push(s);
+        }
+        i = st.parent;
+    }
+    out.reverse();
+    out
+}
+
+// ----- "can this side capture that king?" -----
+
+/// Can `by` capture the king of the other colour with one combo (castling needing only its
+/// structural conditions)?
+pub fn can_capture_king(pos: &Position, by: Color, rules: &Rules) -> bool {
+    let k = pos.king(by.flip());
+    if k == NO_SQUARE {
+        return false;
+    }
+    can_capture(pos, by, k, rules)
+}
+
+/// Can `by` capture on square `target` (an enemy piece) with one combo?
+fn can_capture(pos: &Position, by: Color, target: Square, rules: &Rules) -> bool {
+    let board = &pos.board;
+    if board.attackers_to(target, by, board.occupied()) != 0 {
+        return true;
+    }
+    if !may_reach(pos, by, target) {
+        return false;
+    }
+    let mut hit = false;
+    let _ = walk(pos, by, rules, &mut |_| true, &mut |_, _, step, _| {
+        if step.capture && step.to == target {
+            hit = true;
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    });
+    hit
+}
+
+/// Squares a piece of `kind` and colour `us` in hand on `t` may step to (captures and
+/// challenges included) with occupancy `occ` (`enemy` ⊆ `occ`).
+#[inline]
+fn reach(kind: Kind, us: Color, t: Square, occ: Bitboard, enemy: Bitboard) -> Bitboard {
+    match kind {
+        Kind::Pawn => {
+            let fwd = us.forward();
+            let mut tg = pawn_attacks(us, t) & enemy;
+            let one = t as i8 + fwd;
+            if (0..64).contains(&one) && enemy & bb(one as Square) == 0 {
+                tg |= bb(one as Square);
+                let two = one + fwd;
+                if us.relative_rank(t) == 1 && occ & bb(one as Square) == 0 {
+                    tg |= bb(two as Square) & !enemy;
+                }
+            }
+            tg
+        }
+        Kind::King => KING[t as usize],
+        _ => piece_attacks(t, us, kind, occ),
+    }
+}
+
+/// Over-approximation: could some combo of `by` capture on `target`? `false` is a proof.
+fn may_reach(pos: &Position, by: Color, target: Square) -> bool {
+    let board = &pos.board;
+    let own = board.by_color[by.idx()];
+    let enemy = board.by_color[by.flip().idx()];
+    let occ = own | enemy;
+    // Pieces that can start a combo longer than one step: those with an own piece in reach.
+    let mut starters = 0;
+    for s in Squares(own) {
+        let kind = board.kind_at(s).expect("own");
+        if reach(kind, by, s, occ, enemy) & own != 0 {
+            starters |= bb(s);
+        }
+    }
+    // Castling moves the rook and may challenge: treat a structurally possible castling by
+    // widening the sets below.
+    let mut castle_rook_to = 0;
+    let mut castle_king_to = 0;
+    let mut castle_from = 0;
+    for &(kf, kt, rf, rt, bit) in &CASTLINGS[by.idx()] {
+        if pos.castling & bit != 0
+            && board.get(rf) == Some(Piece::new(by, Kind::Rook))
+            && board.get(kf) == Some(Piece::new(by, Kind::King))
+            && crate::core::bitboard::between(kf, rf) & occ & !bb(kt) == 0
+            && enemy & bb(kt) == 0
+        {
+            castle_rook_to |= bb(rt);
+            castle_king_to |= bb(kt);
+            castle_from |= bb(rf);
+            starters |= bb(kf);
+        }
+    }
+    for s in Squares(starters) {
+        if fixpoint(
+            board,
+            by,
+            target,
+            s,
+            occ & !bb(s) & !castle_from,
+            own & !bb(s),
+            [castle_king_to, castle_rook_to],
+        ) {
+            return true;
+        }
+    }
+    false
+}
+
+/// The (kind, square) fixpoint for combos that start by lifting the piece on `s`.
+fn fixpoint(
+    board: &crate::core::Board,
+    by: Color,
+    target: Square,
+    s: Square,
+    occ: Bitboard,
+    own_sq: Bitboard,
+    castle: [Bitboard; 2],
+) -> bool {
+    let enemy = board.by_color[by.flip().idx()];
+    let mut sit = [0u64; KIND_COUNT];
+    for q in Squares(own_sq) {
+        sit[board.kind_at(q).expect("own") as usize] |= bb(q);
+    }
+    let own_sq = own_sq | castle[1];
+    sit[Kind::Rook as usize] |= castle[1];
+    let mut hand = [0u64; KIND_COUNT];
+    let mut done = [0u64; KIND_COUNT];
+    hand[board.kind_at(s).expect("own") as usize] = bb(s);
+    let tbit = bb(target);
+    let last_rank: Bitboard = if by == Color::White {
+        0xFF00_0000_0000_0000
+    } else {
+        0xFF
+    };
+    loop {
+        let mut challenged = 0;
+        let mut progress = false;
+        for k in 0..KIND_COUNT {
+            let fresh = hand[k] & !done[k];
+            if fresh == 0 {
+                continue;
+            }
+            progress = true;
+            done[k] |= fresh;
+            let kind = Kind::from_index(k);
+            for t in Squares(fresh) {
+                let tg = reach(kind, by, t, occ, enemy);
+                if tg & tbit != 0 {
+                    return true;
+                }
+                let ch = tg & own_sq;
+                if kind == Kind::Pawn && ch & last_rank != 0 {
+                    for p in 1..KIND_COUNT {
+                        if p != Kind::King as usize {
+                            sit[p] |= ch & last_rank;
+                        }
+                    }
+                    sit[k] |= ch & !last_rank;
+                } else {
+                    sit[k] |= ch;
+                }
+                challenged |= ch;
+            }
+            if kind == Kind::King && fresh & (bb(4) | bb(60)) != 0 && castle[0] != 0 {
+                challenged |= castle[0] & own_sq;
+                sit[k] |= castle[0];
+            }
+        }
+        if !progress {
+            return false;
+        }
+        for k in 0..KIND_COUNT {
+            hand[k] |= challenged & sit[k];
+        }
+    }
+}
+
+// ----- moves -----
+
+/// The D10 castling test of the side to move for one wing: the king, put on each square
+/// it passes (start, passage, destination; an own piece there taken off), must not be
+/// capturable by one enemy combo.
+fn castling_safe(pos: &Position, rules: &Rules, wing: usize) -> bool {
+    let us = pos.side;
+    let (kf, kt, _, _, _) = CASTLINGS[us.idx()][wing];
+    let mid = if kt > kf { kf + 1 } else { kf - 1 };
+    [kf, mid, kt].into_iter().all(|sq| {
+        let mut p = *pos;
+        if sq != kf {
+            let king = p.remove(kf).expect("king home");
+            p.remove(sq);
+            p.put(sq, king);
+        }
+        !can_capture(&p, us.flip(), sq, rules)
+    })
+}
+
+/// Walks the combos of the side to move, numbering the distinct final positions in the
+/// documented order: calls `f` with the move, the position after it (opponent to move),
+/// the state it came from and the last step.
+fn each_combo(
+    pos: &Position,
+    rules: &Rules,
+    f: &mut dyn FnMut(Move, &Position, u32, Step) -> ControlFlow<()>,
+) -> (Vec<State>, ControlFlow<()>) {
+    let us = pos.side;
+    let mut safe: [Option<bool>; 2] = [None, None];
+    let mut castle_ok =
+        |wing: usize| *safe[wing].get_or_insert_with(|| castling_safe(pos, rules, wing));
+    let mut finals = IdSet::default();
+    let mut number: u32 = 0;
+    walk(pos, us, rules, &mut castle_ok, &mut |fin, parent, step, root| {
+        let child = fin.null_move();
+        if !finals.insert(child.hash) {
+            return ControlFlow::Continue(());
+        }
+        let m = Move {
+            from: root,
+            to: step.to,
+            promo: None,
+            kind: MoveKind::Combo,
+            chain: number,
+        };
+        number += 1;
+        f(m, &child, parent, step)
+    })
+}
+
+/// Every legal combo move with its result (D11: the opponent cannot capture the king).
+pub fn for_each_legal<F>(pos: &Position, rules: &Rules, mut f: F) -> ControlFlow<()>
+where
+    F: FnMut(Move, &Position) -> ControlFlow<()>,
+{
+    each_combo(pos, rules, &mut |m, child, _, _| {
+        if can_capture_king(child, child.side, rules) {
+            ControlFlow::Continue(())
+        } else {
+            f(m, child)
+        }
+    })
+    .1
+}
+
+/// Every combo move, legal or not (game semantics), with its result and whether it leaves
+/// the own king capturable.
+pub fn for_each_move<F>(pos: &Position, rules: &Rules, mut f: F) -> ControlFlow<()>
+where
+    F: FnMut(Move, &Position) -> ControlFlow<()>,
+{
+    each_combo(pos, rules, &mut |m, child, _, _| f(m, child)).1
+}
+
+/// Replays a move: the position after it and its steps, or `None` when it does not fit
+/// the position (legality is not checked).
+pub fn replay(pos: &Position, rules: &Rules, m: Move) -> Option<(Position, Vec<Step>)> {
+    if m.kind != MoveKind::Combo {
+        return None;
+    }
+    let mut found = None;
+    let (states, _) = each_combo(pos, rules, &mut |x, child, parent, step| {
+        if x == m {
+            found = Some((*child, parent, step));
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    });
+    let (child, parent, step) = found?;
+    let mut steps = path(&states, parent);
+    steps.push(step);
+    Some((child, steps))
+}
+
+/// Plays a move if it fits the position and leaves the own king safe.
+pub fn play(pos: &Position, rules: &Rules, m: Move) -> Option<Position> {
+    replay(pos, rules, m)
+        .map(|r| r.0)
+        .filter(|c| !can_capture_king(c, c.side, rules))
+}
+
+/// Is the side to move in combo check?
+pub fn in_check(pos: &Position, rules: &Rules) -> bool {
+    can_capture_king(pos, pos.side.flip(), rules)
+}
+
+/// Does the side to move have a legal combo move?
+pub fn has_legal_move(pos: &Position, rules: &Rules) -> bool {
+    for_each_legal(pos, rules, |_, _| ControlFlow::Break(())).is_break()
+}
