@@ -1,8 +1,9 @@
 #![allow(clippy::collapsible_if)]
 //! A second, deliberately simple move generator (mailbox, no bitboards, no shared code with
-//! chainmate's generator) for orthodox, Teleport and Kazan chess, written straight from the
-//! rules in docs/rules.md. Perft counts of chainmate are compared with it on the suites in
-//! tests/data/perft/{teleport,kazan}.epd, and the suites' counts are checked against it.
+//! chainmate's generator) for orthodox, Teleport, Kazan, Pocket Mutation and Tatarstan chess
+//! (with and without the Kazan chains), written straight from the rules. Perft counts of
+//! chainmate are compared with it on the suites in tests/data/perft/*.epd, and the suites'
+//! counts are checked against it.
 
 use std::collections::HashSet;
 
@@ -12,6 +13,10 @@ enum Cond {
     Teleport,
     Kazan,
     Pocket,
+    /// Tatarstan: a full Kazan move, then the cascade.
+    Tatarstan,
+    /// Tatarstan with the chains switched off: an orthodox move, then the cascade.
+    TatarstanNoChains,
 }
 
 /// Board: 0 empty, 1..=6 white P N B R Q K, negative black.
@@ -444,7 +449,7 @@ fn chains(
     vacated: Vec<usize>,
     moved: Vec<usize>,
     mid: i8,
-    out: &mut Vec<(Pos, i8)>,
+    out: &mut Vec<(Pos, i8, Vec<usize>)>,
 ) {
     let mut cands: Vec<(i8, usize, usize)> = vec![];
     for &v in &vacated {
@@ -462,7 +467,7 @@ fn chains(
         }
     }
     let Some(min) = cands.iter().map(|c| c.0).min() else {
-        out.push((q, mid));
+        out.push((q, mid, moved));
         return;
     };
     for &(_, s, v) in cands.iter().filter(|c| c.0 == min) {
@@ -492,7 +497,142 @@ fn chains(
     }
 }
 
+/// Tatarstan: the order among pending events of the same defender type. D17 says the result
+/// does not depend on it; a test compares both orders.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum TieOrder {
+    Ascending,
+    Descending,
+}
+
+/// Squares of the non-king pieces of its own colour that the (non-king) piece on `a`
+/// defends: it could capture there if they were enemies. Kings never defend (D6).
+fn defended_by(b: &[i8; 64], a: usize) -> Vec<usize> {
+    let x = b[a];
+    if x == 0 || x.abs() == 6 {
+        return vec![];
+    }
+    attacks(b, a)
+        .into_iter()
+        .filter(|&t| b[t] != 0 && b[t].abs() != 6 && (b[t] > 0) == (x > 0))
+        .collect()
+}
+
+/// An event: (defender type 1..=5, defender square, defended square).
+type Event = (i8, usize, usize);
+
+#[derive(Clone)]
+struct Cascade {
+    q: Pos,
+    pending: Vec<Event>,
+    /// Fired event ids: (defender square, defended square, defender type).
+    fired: HashSet<(usize, usize, i8)>,
+}
+
+/// Every relation in which the piece on `y` (with its current type) defends a piece becomes
+/// a pending event, unless that id has already fired.
+fn add_events(st: &mut Cascade, y: usize) {
+    let t = st.q.b[y].abs();
+    for z in defended_by(&st.q.b, y) {
+        let e = (t, y, z);
+        if !st.fired.contains(&(y, z, t)) && !st.pending.contains(&e) {
+            st.pending.push(e);
+        }
+    }
+}
+
+/// Runs the cascade to the end; one result per sequence of D8 promotion choices.
+fn cascade(mut st: Cascade, order: TieOrder, out: &mut Vec<Pos>) {
+    loop {
+        let key = |e: &Event| match order {
+            TieOrder::Ascending => (e.0, e.1, e.2),
+            TieOrder::Descending => (e.0, 63 - e.1, 63 - e.2),
+        };
+        let Some(i) = (0..st.pending.len()).min_by_key(|&i| key(&st.pending[i])) else {
+            out.push(st.q);
+            return;
+        };
+        let (t, a, y) = st.pending.swap_remove(i);
+        if st.q.b[a].abs() != t {
+            continue; // the defender changed: dropped, not fired (D17)
+        }
+        if !st.fired.insert((a, y, t)) {
+            continue;
+        }
+        let v = st.q.b[y];
+        if v.abs() == 6 || v.abs() == t {
+            continue;
+        }
+        let sgn = v.signum();
+        st.q.b[y] = t * sgn;
+        // D13: a rook changing type on its corner loses the right (a right still standing
+        // means the own rook is there; kings never transform).
+        drop_rights(&mut st.q, y);
+        let last = if sgn > 0 { y / 8 == 7 } else { y / 8 == 0 };
+        if t == 1 && last {
+            // D8: it promotes at once; each choice its own outcome.
+            for k in PROMOS {
+                let mut br = st.clone();
+                br.q.b[y] = k * sgn;
+                add_events(&mut br, y);
+                cascade(br, order, out);
+            }
+            return;
+        }
+        add_events(&mut st, y);
+    }
+}
+
+/// Tatarstan: from the position `p` before the move and `q` after it (leader and chain,
+/// side not yet flipped), with the pieces that moved standing on `moved` and `mid` the
+/// square passed by the move's last pawn two-step: the cascade, then legality and the
+/// en-passant square. Returns the legal final positions.
+fn tatarstan_finish(p: &Pos, q: Pos, mid: i8, moved: &[usize], order: TieOrder) -> Vec<Pos> {
+    let mut pending = vec![];
+    for a in 0..64 {
+        let before = defended_by(&p.b, a);
+        for y in defended_by(&q.b, a) {
+            if !moved.contains(&a) {
+                assert_eq!(p.b[a], q.b[a], "an unmoved piece stays");
+            }
+            let new = moved.contains(&a) || moved.contains(&y) || !before.contains(&y);
+            if new {
+                pending.push((q.b[a].abs(), a, y));
+            }
+        }
+    }
+    let mut results = vec![];
+    let st = Cascade {
+        q,
+        pending,
+        fired: HashSet::new(),
+    };
+    cascade(st, order, &mut results);
+    let mover = p.white;
+    let pawn: i8 = if mover { 1 } else { -1 };
+    results
+        .into_iter()
+        .filter(|r| !king_attacked(r, mover))
+        .map(|mut r| {
+            r.white = !mover;
+            r.ep = -1;
+            if mid >= 0 {
+                let ps = if mover { mid + 8 } else { mid - 8 } as usize;
+                if r.b[ps] == pawn {
+                    r.ep = mid;
+                }
+            }
+            fix_ep(&mut r);
+            r
+        })
+        .collect()
+}
+
 fn children(p: &Pos, c: Cond) -> Vec<Pos> {
+    children_ordered(p, c, TieOrder::Ascending)
+}
+
+fn children_ordered(p: &Pos, c: Cond, order: TieOrder) -> Vec<Pos> {
     let mut set = HashSet::new();
     let mut res = vec![];
     let mut push = |q: Option<Pos>| {
@@ -503,18 +643,29 @@ fn children(p: &Pos, c: Cond) -> Vec<Pos> {
         }
     };
     for (q, s, t, mid, rook_from) in orthodox_moves(p, c == Cond::Pocket) {
+        let mut vac = vec![s];
+        let mut moved = vec![t];
+        if rook_from >= 0 {
+            vac.push(rook_from as usize);
+            moved.push(if t % 8 == 6 { t - 1 } else { t + 1 });
+        }
         match c {
-            Cond::Kazan => {
-                let mut vac = vec![s];
-                let mut moved = vec![t];
-                if rook_from >= 0 {
-                    vac.push(rook_from as usize);
-                    moved.push(if t % 8 == 6 { t - 1 } else { t + 1 });
-                }
+            Cond::Kazan | Cond::Tatarstan => {
                 let mut done = vec![];
                 chains(q, p.white, vac, moved, mid, &mut done);
-                for (f, m) in done {
-                    push(finish(f, m, p.white));
+                for (f, m, moved) in done {
+                    if c == Cond::Kazan {
+                        push(finish(f, m, p.white));
+                    } else {
+                        for r in tatarstan_finish(p, f, m, &moved, order) {
+                            push(Some(r));
+                        }
+                    }
+                }
+            }
+            Cond::TatarstanNoChains => {
+                for r in tatarstan_finish(p, q, mid, &moved, order) {
+                    push(Some(r));
                 }
             }
             _ => push(finish(q, mid, p.white)),
@@ -667,6 +818,330 @@ fn kazan_suite() {
     check_suite(include_str!("data/perft/kazan.epd"), Cond::Kazan, "kazan");
 }
 
+const TATARSTAN: &str = include_str!("data/perft/tatarstan.epd");
+const TATARSTAN_NOCHAINS: &str = include_str!("data/perft/tatarstan-nochains.epd");
+
+/// The suite's counts are the reference generator's.
+fn check_reference(text: &str, cond: Cond, name: &str, min: usize) {
+    let entries = suite(text);
+    assert!(entries.len() >= min, "{name}: at least {min} positions");
+    for (fen, counts) in entries {
+        let p = parse(&fen);
+        for (d, n) in counts {
+            assert_eq!(
+                perft(&p, cond, d),
+                n,
+                "reference {name} perft({d}) of {fen}"
+            );
+        }
+    }
+}
+
+/// chainmate's perft agrees with the suite's counts.
+fn check_chainmate(text: &str, name: &str) {
+    for (fen, counts) in suite(text) {
+        for (d, n) in counts {
+            assert_eq!(
+                chainmate_perft(&fen, name, d),
+                n,
+                "chainmate {name} perft({d}) of {fen}"
+            );
+        }
+    }
+}
+
+/// Board, side, castling and en-passant fields of a reference position.
+fn to_fen(p: &Pos) -> String {
+    let mut rows = vec![];
+    for r in (0..8).rev() {
+        let mut row = String::new();
+        let mut empty = 0;
+        for f in 0..8 {
+            let v = p.b[r * 8 + f];
+            if v == 0 {
+                empty += 1;
+                continue;
+            }
+            if empty > 0 {
+                row.push_str(&empty.to_string());
+                empty = 0;
+            }
+            let c = b" PNBRQK"[v.unsigned_abs() as usize] as char;
+            row.push(if v > 0 { c } else { c.to_ascii_lowercase() });
+        }
+        if empty > 0 {
+            row.push_str(&empty.to_string());
+        }
+        rows.push(row);
+    }
+    let mut castle: String = "KQkq"
+        .chars()
+        .zip(p.castle)
+        .filter(|(_, on)| *on)
+        .map(|(c, _)| c)
+        .collect();
+    if castle.is_empty() {
+        castle.push('-');
+    }
+    let ep = if p.ep < 0 {
+        "-".to_string()
+    } else {
+        let e = p.ep as u8;
+        format!("{}{}", (b'a' + e % 8) as char, (b'1' + e / 8) as char)
+    };
+    let side = if p.white { "w" } else { "b" };
+    format!("{} {side} {castle} {ep}", rows.join("/"))
+}
+
+fn square(name: &str) -> usize {
+    let c = name.as_bytes();
+    usize::from(c[1] - b'1') * 8 + usize::from(c[0] - b'a')
+}
+
+/// The reference's Tatarstan results (legal ones, as FEN) of the orthodox leader
+/// `from`-`to` (the first promotion choice Q for a promoting leader), with or without
+/// the Kazan chains.
+fn tatarstan_results(fen: &str, from: &str, to: &str, with_chains: bool) -> Vec<String> {
+    let p = parse(fen);
+    let (s, t) = (square(from), square(to));
+    let (q, _, _, mid, rook_from) = orthodox_moves(&p, false)
+        .into_iter()
+        .find(|m| m.1 == s && m.2 == t)
+        .expect("the leader is pseudo-legal");
+    let mut vac = vec![s];
+    let mut moved = vec![t];
+    if rook_from >= 0 {
+        vac.push(rook_from as usize);
+        moved.push(if t % 8 == 6 { t - 1 } else { t + 1 });
+    }
+    let mut done = vec![];
+    if with_chains {
+        chains(q, p.white, vac, moved, mid, &mut done);
+    } else {
+        done.push((q, mid, moved));
+    }
+    let mut out: Vec<String> = done
+        .into_iter()
+        .flat_map(|(f, m, moved)| tatarstan_finish(&p, f, m, &moved, TieOrder::Ascending))
+        .map(|r| to_fen(&r))
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
+const INITIAL: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+#[test]
+fn tatarstan_reference_knight_f3_without_chains() {
+    // 1.Sg1-f3: the knight on f3 is defended by the pawns e2 and g2 and becomes a pawn; the
+    // vacated g1 opens Rh1 -> Bf1 (f1=R); Rf1 defends f2 (f2=R); Rf2 defends e2, g2 and f3;
+    // and so all of ranks 2 and 1 become rooks (the king excepted). The rooks a1 and h1 are
+    // only ever "defended by a rook", so they never change type: D13 does not apply and
+    // White keeps both castling rights (castling is blocked, not lost).
+    assert_eq!(
+        tatarstan_results(INITIAL, "g1", "f3", false),
+        ["rnbqkbnr/pppppppp/8/8/8/5R2/RRRRRRRR/RRRRKR1R b KQkq -"]
+    );
+    let p = parse(INITIAL);
+    assert!(
+        children(&p, Cond::TatarstanNoChains)
+            .iter()
+            .any(|c| to_fen(c) == "rnbqkbnr/pppppppp/8/8/8/5R2/RRRRRRRR/RRRRKR1R b KQkq -")
+    );
+}
+
+#[test]
+fn tatarstan_reference_e4_with_chains() {
+    // 1.e2-e4 (Sg1-e2, Rh1-g1), the Kazan move. Moved pieces: Pe4, Se2, Rg1. Events:
+    // Bf1>e2, Qd1>e2 (e2 moved), Se2>c1, Se2>g1, Rg1>g2, Rg1>f1. Nothing defends e4.
+    // Knights first: Se2>c1 (c1=S), then Sc1>a2 (a2=S); Se2>g1 (g1=S).
+    // Bishops: Bf1>e2 (e2=B); Be2>d1 (d1=B); Bd1>c2 (c2=B); Bc2>b1 (b1=B), Bc2>e4 (e4=B,
+    // through the empty d3); Bb1>a2 (a2=B); Be4>g2 (g2=B, through the empty f3).
+    // Rooks: Rg1>g2 and Rg1>f1 are dropped (g1 is a knight now). Queen: Qd1>e2 is dropped
+    // (d1 is a bishop now). White loses K (the h1 rook moved) and keeps Q (a1 never changed);
+    // e4 is no longer a pawn, so no en-passant square.
+    assert_eq!(
+        tatarstan_results(INITIAL, "e2", "e4", true),
+        ["rnbqkbnr/pppppppp/8/8/4B3/8/BPBPBPBP/RBNBKBN1 b Qkq -"]
+    );
+    // Without the chains only the pawn moves, and nothing new defends or is defended.
+    assert_eq!(
+        tatarstan_results(INITIAL, "e2", "e4", false),
+        ["rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -"]
+    );
+}
+
+#[test]
+fn tatarstan_reference_promotion_d8() {
+    // D8: Rd1-d8 is defended by the pawn c7 and becomes a pawn on the last rank, which
+    // promotes at once (four choices, four results). A queen or bishop on d8 then defends
+    // c7 and turns it into its own type; a rook or knight does not.
+    assert_eq!(
+        tatarstan_results("7k/2P5/8/8/8/8/8/3RK3 w - - 0 1", "d1", "d8", false),
+        [
+            "3B3k/2B5/8/8/8/8/8/4K3 b - -",
+            "3N3k/2P5/8/8/8/8/8/4K3 b - -",
+            "3Q3k/2Q5/8/8/8/8/8/4K3 b - -",
+            "3R3k/2P5/8/8/8/8/8/4K3 b - -",
+        ]
+    );
+    // Black's case, mirrored: Rh1-c1 is defended by the pawn b2.
+    assert_eq!(
+        tatarstan_results("r3k3/8/8/8/8/4K3/1p6/7r b q - 0 1", "h1", "c1", false),
+        [
+            "r3k3/8/8/8/8/4K3/1b6/2b5 w q -",
+            "r3k3/8/8/8/8/4K3/1p6/2n5 w q -",
+            "r3k3/8/8/8/8/4K3/1p6/2r5 w q -",
+            "r3k3/8/8/8/8/4K3/1q6/2q5 w q -",
+        ]
+    );
+}
+
+#[test]
+fn tatarstan_reference_castling_rights() {
+    // D13: Sf5-g3 defends h1 (h1=S, the right K is lost); then Rg8>g3 (g3=R), Rg3>h3
+    // (h3=R), Rh3>h1 (h1=R again): the right stays lost.
+    assert_eq!(
+        tatarstan_results("6R1/8/8/k4N2/8/7N/8/4K2R w K - 0 1", "f5", "g3", false),
+        ["6R1/8/8/k7/8/6RR/8/4K2R b - -"]
+    );
+    // Bc3-b2 defends a1 (a1=B): the right Q is lost, K stays.
+    assert_eq!(
+        tatarstan_results(
+            "r3k2r/8/2b2b2/8/8/2B2B2/8/R3K2R w KQkq - 0 1",
+            "c3",
+            "b2",
+            false
+        ),
+        ["r3k2r/8/2b2b2/8/8/5B2/1B6/B3K2R b Kkq -"]
+    );
+    // Castling: king and rook both moved; Rf1 defends Bf3 (through the empty f2), f3=R;
+    // Rf3 defends Bc3 along the third rank, c3=R. The corner a1 is untouched: Q goes only
+    // because the king moved.
+    assert_eq!(
+        tatarstan_results(
+            "r3k2r/8/2b2b2/8/8/2B2B2/8/R3K2R w KQkq - 0 1",
+            "e1",
+            "g1",
+            false
+        ),
+        ["r3k2r/8/2b2b2/8/8/2R2R2/8/R4RK1 b kq -"]
+    );
+}
+
+#[test]
+fn tatarstan_reference_en_passant() {
+    // The two-stepped pawn on e4 is defended by Sc3 and becomes a knight: no en-passant
+    // square although the pawn f4 stands beside it.
+    assert_eq!(
+        tatarstan_results("4k3/8/8/8/5p2/2N5/4P3/4K3 w - - 0 1", "e2", "e4", false),
+        ["4k3/8/8/8/4Np2/2N5/8/4K3 b - -"]
+    );
+    assert_eq!(
+        tatarstan_results("4k3/8/8/8/5p2/8/4P3/4K3 w - - 0 1", "e2", "e4", false),
+        ["4k3/8/8/8/4Pp2/8/8/4K3 b - e3"]
+    );
+}
+
+#[test]
+fn tatarstan_reference_both_colours() {
+    // D7: Sd8-c6 vacates d8 and opens Ra8 -> Bf8 for Black: f8 becomes a rook.
+    assert_eq!(
+        tatarstan_results("r2N1b1k/8/8/8/8/8/8/4K3 w - - 0 1", "d8", "c6", false),
+        ["r4r1k/8/2N5/8/8/8/8/4K3 b - -"]
+    );
+    // The en-passant capture removes e5 (and vacates d5): Rh5 now defends Sb5, b5=R.
+    assert_eq!(
+        tatarstan_results("4k3/8/8/1n1Pp2r/8/8/8/4K3 w - e6 0 1", "d5", "e6", false),
+        ["4k3/8/4P3/1r5r/8/8/8/4K3 b - -"]
+    );
+}
+
+#[test]
+fn tatarstan_reference_tie_order_does_not_matter() {
+    // D17: the order among events of one defender type does not change the results. Checked
+    // at the suites' roots and, where the suite goes deeper than 1, at their children.
+    for (text, c) in [
+        (TATARSTAN, Cond::Tatarstan),
+        (TATARSTAN_NOCHAINS, Cond::TatarstanNoChains),
+    ] {
+        for (fen, counts) in suite(text) {
+            let p = parse(&fen);
+            let mut nodes = vec![p.clone()];
+            if counts.iter().any(|&(d, _)| d > 1) {
+                nodes.extend(children(&p, c));
+            }
+            for q in nodes {
+                let a: HashSet<Pos> = children_ordered(&q, c, TieOrder::Ascending)
+                    .into_iter()
+                    .collect();
+                let d: HashSet<Pos> = children_ordered(&q, c, TieOrder::Descending)
+                    .into_iter()
+                    .collect();
+                assert!(a == d, "tie order changes the results of {fen}");
+            }
+        }
+    }
+}
+
+#[test]
+fn tatarstan_suite_counts_are_the_reference() {
+    check_reference(TATARSTAN, Cond::Tatarstan, "tatarstan", 14);
+    check_reference(
+        TATARSTAN_NOCHAINS,
+        Cond::TatarstanNoChains,
+        "tatarstan-nochains",
+        6,
+    );
+}
+
+#[test]
+fn tatarstan_suite() {
+    check_chainmate(TATARSTAN, "tatarstan");
+}
+
+#[test]
+fn tatarstan_nochains_suite() {
+    check_chainmate(TATARSTAN_NOCHAINS, "tatarstan-nochains");
+}
+
+/// chainmate's successor positions of the suites' roots and of their children are the
+/// reference's, castling rights and en-passant square included (which counts may not show).
+#[test]
+fn tatarstan_children_match_chainmate() {
+    for (text, c, name) in [
+        (TATARSTAN, Cond::Tatarstan, "tatarstan"),
+        (
+            TATARSTAN_NOCHAINS,
+            Cond::TatarstanNoChains,
+            "tatarstan-nochains",
+        ),
+    ] {
+        let rules = chainmate::rules::Rules::new(chainmate::rules::Condition::parse(name).unwrap());
+        for (fen, _) in suite(text) {
+            let root = parse(&fen);
+            for p in std::iter::once(root.clone()).chain(children(&root, c)) {
+                let f = to_fen(&p);
+                let pos = chainmate::position::Position::from_fen(&f).unwrap();
+                let mut theirs: Vec<String> = rules
+                    .legal_moves(&pos)
+                    .iter()
+                    .map(|(_, q)| {
+                        let f = q.to_fen();
+                        f.split_whitespace().take(4).collect::<Vec<_>>().join(" ")
+                    })
+                    .collect();
+                theirs.sort();
+                theirs.dedup();
+                let mut ours: Vec<String> = children(&p, c).iter().map(to_fen).collect();
+                ours.sort();
+                assert_eq!(theirs, ours, "{name} successors of {f}");
+            }
+        }
+    }
+}
+
 /// Prints suite lines (`FEN ;D1 n ...`) from the reference generator for the FENs in the
 /// file named by REFERENCE_FENS (`FEN;depth` per line). Used to write the suites; run with
 /// `REFERENCE_FENS=... REFERENCE_COND=kazan cargo test --release --test reference_conditions -- --ignored --nocapture`.
@@ -680,6 +1155,8 @@ fn print_suite_counts() {
         Ok("kazan") => Cond::Kazan,
         Ok("teleport") => Cond::Teleport,
         Ok("pocket-mutation") => Cond::Pocket,
+        Ok("tatarstan") => Cond::Tatarstan,
+        Ok("tatarstan-nochains") => Cond::TatarstanNoChains,
         _ => Cond::Orthodox,
     };
     for line in std::fs::read_to_string(path)
