@@ -31,7 +31,7 @@ use crate::core::piece::KIND_COUNT;
 use crate::core::{Bitboard, Color, Kind, NO_SQUARE, Piece, Square, Squares, bb};
 use crate::moves::{Move, MoveKind};
 use crate::position::{CASTLE_MASK, CASTLINGS, Position};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 use std::ops::ControlFlow;
 
@@ -54,6 +54,27 @@ impl Hasher for IdHasher {
 }
 
 type IdSet = HashSet<u64, BuildHasherDefault<IdHasher>>;
+
+/// A fast multiplicative hasher for small keys of bitboards.
+#[derive(Default)]
+struct MixHasher(u64);
+
+impl Hasher for MixHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(b as u64);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(29) ^ n).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+    fn write_u8(&mut self, n: u8) {
+        self.write_u64(n as u64);
+    }
+}
 
 /// One step of a combo.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -377,12 +398,30 @@ fn may_reach(pos: &Position, by: Color, target: Square) -> bool {
             starters |= bb(kf);
         }
     }
+    // One fixpoint with every starter lifted at once (a superset of each single case) and
+    // every starter in hand settles most positions; otherwise each starter on its own.
+    if starters == 0
+        || !fixpoint(
+            board,
+            by,
+            target,
+            starters,
+            occ & !starters & !castle_from,
+            own,
+            [castle_king_to, castle_rook_to],
+        )
+    {
+        return false;
+    }
+    if starters.count_ones() == 1 {
+        return true;
+    }
     for s in Squares(starters) {
         if fixpoint(
             board,
             by,
             target,
-            s,
+            bb(s),
             occ & !bb(s) & !castle_from,
             own & !bb(s),
             [castle_king_to, castle_rook_to],
@@ -393,36 +432,52 @@ fn may_reach(pos: &Position, by: Color, target: Square) -> bool {
     false
 }
 
-/// The (kind, square) fixpoint for combos that start by lifting the piece on `s`.
+/// The (kind, square) fixpoint for combos that start by lifting one of the pieces on
+/// `lifted` (with occupancy `occ` and own squares `own_sq`).
 fn fixpoint(
     board: &crate::core::Board,
     by: Color,
     target: Square,
-    s: Square,
+    lifted: Bitboard,
     occ: Bitboard,
     own_sq: Bitboard,
     castle: [Bitboard; 2],
 ) -> bool {
     let enemy = board.by_color[by.flip().idx()];
     let mut sit = [0u64; KIND_COUNT];
+    // Kinds that sit somewhere or are in hand somewhere (bit per kind).
+    let mut active: u32 = 0;
     for q in Squares(own_sq) {
-        sit[board.kind_at(q).expect("own") as usize] |= bb(q);
+        let k = board.kind_at(q).expect("own") as usize;
+        sit[k] |= bb(q);
+        active |= 1 << k;
     }
     let own_sq = own_sq | castle[1];
-    sit[Kind::Rook as usize] |= castle[1];
+    if castle[1] != 0 {
+        sit[Kind::Rook as usize] |= castle[1];
+        active |= 1 << Kind::Rook as usize;
+    }
     let mut hand = [0u64; KIND_COUNT];
     let mut done = [0u64; KIND_COUNT];
-    hand[board.kind_at(s).expect("own") as usize] = bb(s);
+    for s in Squares(lifted) {
+        let k = board.kind_at(s).expect("own") as usize;
+        hand[k] |= bb(s);
+        active |= 1 << k;
+    }
     let tbit = bb(target);
     let last_rank: Bitboard = if by == Color::White {
         0xFF00_0000_0000_0000
     } else {
         0xFF
     };
+    // Squares some piece in hand can step onto while an own piece stands there.
+    let mut challenged = 0;
     loop {
-        let mut challenged = 0;
         let mut progress = false;
-        for k in 0..KIND_COUNT {
+        let mut kinds = active;
+        while kinds != 0 {
+            let k = kinds.trailing_zeros() as usize;
+            kinds &= kinds - 1;
             let fresh = hand[k] & !done[k];
             if fresh == 0 {
                 continue;
@@ -437,9 +492,11 @@ fn fixpoint(
                 }
                 let ch = tg & own_sq;
                 if kind == Kind::Pawn && ch & last_rank != 0 {
+                    // A promotion: any piece may stand there afterwards.
                     for p in 1..KIND_COUNT {
                         if p != Kind::King as usize {
                             sit[p] |= ch & last_rank;
+                            active |= 1 << p;
                         }
                     }
                     sit[k] |= ch & !last_rank;
@@ -456,7 +513,10 @@ fn fixpoint(
         if !progress {
             return false;
         }
-        for k in 0..KIND_COUNT {
+        let mut kinds = active;
+        while kinds != 0 {
+            let k = kinds.trailing_zeros() as usize;
+            kinds &= kinds - 1;
             hand[k] |= challenged & sit[k];
         }
     }
@@ -496,21 +556,27 @@ fn each_combo(
         |wing: usize| *safe[wing].get_or_insert_with(|| castling_safe(pos, rules, wing));
     let mut finals = IdSet::default();
     let mut number: u32 = 0;
-    walk(pos, us, rules, &mut castle_ok, &mut |fin, parent, step, root| {
-        let child = fin.null_move();
-        if !finals.insert(child.hash) {
-            return ControlFlow::Continue(());
-        }
-        let m = Move {
-            from: root,
-            to: step.to,
-            promo: None,
-            kind: MoveKind::Combo,
-            chain: number,
-        };
-        number += 1;
-        f(m, &child, parent, step)
-    })
+    walk(
+        pos,
+        us,
+        rules,
+        &mut castle_ok,
+        &mut |fin, parent, step, root| {
+            let child = fin.null_move();
+            if !finals.insert(child.hash) {
+                return ControlFlow::Continue(());
+            }
+            let m = Move {
+                from: root,
+                to: step.to,
+                promo: None,
+                kind: MoveKind::Combo,
+                chain: number,
+            };
+            number += 1;
+            f(m, &child, parent, step)
+        },
+    )
 }
 
 /// Every legal combo move with its result (D11: the opponent cannot capture the king).
@@ -518,8 +584,22 @@ pub fn for_each_legal<F>(pos: &Position, rules: &Rules, mut f: F) -> ControlFlow
 where
     F: FnMut(Move, &Position) -> ControlFlow<()>,
 {
+    // Within one position the opponent's pieces only lose members to captures, so the
+    // answer depends on the occupied squares, the opponent's squares and the king's square
+    // only: combos that just permute the mover's kinds share it.
+    let mut known: HashMap<(u64, u64, u8), bool, BuildHasherDefault<MixHasher>> =
+        HashMap::default();
     each_combo(pos, rules, &mut |m, child, _, _| {
-        if can_capture_king(child, child.side, rules) {
+        let them = child.side;
+        let key = (
+            child.board.occupied(),
+            child.board.by_color[them.idx()],
+            child.king(them.flip()),
+        );
+        let capturable = *known
+            .entry(key)
+            .or_insert_with(|| can_capture_king(child, them, rules));
+        if capturable {
             ControlFlow::Continue(())
         } else {
             f(m, child)
