@@ -674,6 +674,40 @@ fn replay_cmd(a: &ReplayArgs) -> i32 {
                 "..."
             }
         );
+        if cond == Condition::Combo {
+            // Game semantics: a combo may leave the own king capturable; a king capture
+            // ends the game.
+            let shown = token.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
+            let (child, steps) = match crate::rules::combo::parse(&pos, &rules, shown) {
+                Ok(x) => x,
+                Err(e) => {
+                    eprintln!("error: {name}: move {number}{shown}: {e}");
+                    return EXIT_INPUT;
+                }
+            };
+            let text = crate::rules::combo::steps_text(&pos, &rules, &steps, false);
+            let last = steps.last().expect("a combo has steps");
+            if last.capture && last.to == pos.king(pos.side.flip()) {
+                println!("{number}{text} {} (king captured)", child.to_fen());
+                return EXIT_OK;
+            }
+            let mut notes = vec![];
+            if crate::rules::combo::can_capture_king(&child, child.side, &rules) {
+                notes.push("own king left capturable");
+            }
+            if rules.in_check(&child) {
+                notes.push("combo check");
+            }
+            let notes = if notes.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", notes.join(", "))
+            };
+            let sign = if rules.in_check(&child) { "+" } else { "" };
+            println!("{number}{text}{sign} {}{notes}", child.to_fen());
+            pos = child;
+            continue;
+        }
         let found = crate::check::find_move(&rules, &pos, token).filter(|(m, _)| {
             // D15: no pocket use on White's first move of a game.
             !(game_start

@@ -64,14 +64,15 @@ pub fn tokens(line: &str) -> Vec<String> {
     let mut cur = String::new();
     for c in line.chars() {
         match c {
-            '(' => {
+            '(' | '[' => {
                 depth += 1;
                 cur.push(c);
             }
-            ')' => {
+            ')' | ']' => {
                 depth -= 1;
                 cur.push(c);
             }
+            c if c.is_whitespace() && depth > 0 && cur.starts_with('[') => cur.push(c),
             c if c.is_whitespace() && depth == 0 => {
                 if !cur.is_empty() {
                     out.push(std::mem::take(&mut cur));
@@ -135,6 +136,20 @@ fn stated_lines(solution: &str) -> Vec<Vec<String>> {
 /// may be left out when the leader alone names one move, and `N` is read as the knight
 /// when no nightrider is on the board (English notation).
 pub fn find_move(rules: &Rules, pos: &Position, text: &str) -> Option<(Move, Position)> {
+    if rules.condition == crate::rules::Condition::Combo {
+        // A combo is read step by step and found by the position it leads to.
+        let (after, _) = crate::rules::combo::parse(pos, rules, text).ok()?;
+        let mut found = None;
+        let _ = rules.for_each_legal(pos, |m, c| {
+            if c.hash == after.hash {
+                found = Some((m, *c));
+                std::ops::ControlFlow::Break(())
+            } else {
+                std::ops::ControlFlow::Continue(())
+            }
+        });
+        return found;
+    }
     let moves = rules.legal_moves(pos);
     let body = |m: Move, style| normalize(&move_body(rules, pos, m, style));
     let leader = |t: &str| t.split('(').next().unwrap_or("").to_string();

@@ -21,8 +21,17 @@ pub fn piece_letters(k: Kind) -> &'static str {
 
 /// Text of a move without suffix.
 pub fn move_body(rules: &Rules, pos: &Position, m: Move, style: Style) -> String {
-    let mut s = leader_body(rules, pos, m, style);
     use crate::rules::Condition;
+    if rules.condition == Condition::Combo {
+        // `[Bg2; g3]` (short) or `[Bf1-g2; g2-g3]` (long).
+        return match crate::rules::combo::replay(pos, rules, m) {
+            Some((_, steps)) => {
+                crate::rules::combo::steps_text(pos, rules, &steps, style == Style::Long)
+            }
+            None => "[?]".into(),
+        };
+    }
+    let mut s = leader_body(rules, pos, m, style);
     // Kazan: the chain follows the leader in parentheses: `e2-e4 (Sg1-e2, Rh1-g1)`.
     // Tatarstan: the transformations follow the chain: `Sg1-f3 (f3=P, f1=R)`.
     let (steps, transformations) = match rules.condition {

@@ -28,7 +28,7 @@ use super::Rules;
 use crate::core::bitboard::{KING, pawn_attacks};
 use crate::core::board::piece_attacks;
 use crate::core::piece::KIND_COUNT;
-use crate::core::{Bitboard, Color, Kind, NO_SQUARE, Piece, Square, Squares, bb};
+use crate::core::{Bitboard, Color, Kind, NO_SQUARE, Piece, Square, Squares, bb, square_name};
 use crate::moves::{Move, MoveKind};
 use crate::position::{CASTLE_MASK, CASTLINGS, Position};
 use std::collections::{HashMap, HashSet};
@@ -653,4 +653,292 @@ pub fn in_check(pos: &Position, rules: &Rules) -> bool {
 /// Does the side to move have a legal combo move?
 pub fn has_legal_move(pos: &Position, rules: &Rules) -> bool {
     for_each_legal(pos, rules, |_, _| ControlFlow::Break(())).is_break()
+}
+
+// ----- notation -----
+
+/// The text of a combo's steps: `[Bg2; g3]` (short) or `[Bf1-g2; g2-g3]` (long).
+pub fn steps_text(pos: &Position, rules: &Rules, steps: &[Step], long: bool) -> String {
+    let letters = |k: Kind| if k == Kind::Pawn { "" } else { k.code() };
+    let texts: Vec<String> = steps
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            if s.castle {
+                let queen_side = s.to < s.from;
+                return match (long, queen_side) {
+                    (true, false) => "0-0".into(),
+                    (true, true) => "0-0-0".into(),
+                    (false, false) => "O-O".into(),
+                    (false, true) => "O-O-O".into(),
+                };
+            }
+            let mut t = String::new();
+            if long {
+                t.push_str(letters(s.kind));
+                t.push_str(&square_name(s.from));
+                t.push(if s.capture { '*' } else { '-' });
+            } else {
+                if s.kind == Kind::Pawn {
+                    if s.capture {
+                        t.push((b'a' + (s.from & 7)) as char);
+                    }
+                } else {
+                    t.push_str(letters(s.kind));
+                    if i == 0 {
+                        t.push_str(&disambiguation(pos, rules, s));
+                    }
+                }
+                if s.capture {
+                    t.push('x');
+                }
+            }
+            t.push_str(&square_name(s.to));
+            if let Some(k) = s.promo {
+                t.push('=');
+                t.push_str(k.code());
+            }
+            t
+        })
+        .collect();
+    format!("[{}]", texts.join("; "))
+}
+
+/// Which first steps of the side to move reach `to` with a piece of `kind`: their squares.
+fn first_steps_to(pos: &Position, rules: &Rules, kind: Kind, to: Square) -> Vec<Square> {
+    let mut out = vec![];
+    for st in first_states(pos, pos.side) {
+        if st.hand != kind {
+            continue;
+        }
+        let _ = each_step(&st, pos.side, rules, &mut |_| true, &mut |step, _| {
+            if step.to == to && !step.castle {
+                out.push(step.from);
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        });
+    }
+    out
+}
+
+/// Short-notation disambiguation of a first step (file, rank or square).
+fn disambiguation(pos: &Position, rules: &Rules, s: &Step) -> String {
+    let others: Vec<Square> = first_steps_to(pos, rules, s.kind, s.to)
+        .into_iter()
+        .filter(|&f| f != s.from)
+        .collect();
+    if others.is_empty() {
+        return String::new();
+    }
+    let name = square_name(s.from);
+    if others.iter().all(|&x| x & 7 != s.from & 7) {
+        name[..1].to_string()
+    } else if others.iter().all(|&x| x >> 3 != s.from >> 3) {
+        name[1..].to_string()
+    } else {
+        name
+    }
+}
+
+/// One parsed step: piece letter (None for a pawn), origin hints, capture flag, target,
+/// promotion, or a castling.
+struct StepText {
+    kind: Kind,
+    from_file: Option<u8>,
+    from_rank: Option<u8>,
+    to: Square,
+    promo: Option<Kind>,
+    castle: Option<usize>,
+}
+
+fn parse_step(text: &str) -> Result<StepText, String> {
+    let t: String = text
+        .chars()
+        .filter(|c| !matches!(c, '+' | '#' | '!' | '?' | ' '))
+        .collect();
+    let castle = match t.as_str() {
+        "O-O" | "0-0" => Some(0),
+        "O-O-O" | "0-0-0" => Some(1),
+        _ => None,
+    };
+    if let Some(wing) = castle {
+        return Ok(StepText {
+            kind: Kind::King,
+            from_file: None,
+            from_rank: None,
+            to: 0,
+            promo: None,
+            castle: Some(wing),
+        });
+    }
+    let (body, promo) = match t.split_once('=') {
+        Some((b, p)) => {
+            let k = match p {
+                "N" => Some(Kind::Knight),
+                _ => Kind::from_code(p),
+            }
+            .filter(|&k| k != Kind::King && k != Kind::Pawn)
+            .ok_or_else(|| format!("'{text}': unknown promotion piece '{p}'"))?;
+            (b, Some(k))
+        }
+        None => (t.as_str(), None),
+    };
+    let mut chars: Vec<char> = body.chars().filter(|c| !matches!(c, 'x' | '*' | '-' | ':')).collect();
+    let kind = match chars.first() {
+        Some(c) if c.is_ascii_uppercase() => {
+            let letter = chars.remove(0);
+            if letter == 'N' {
+                Kind::Knight
+            } else {
+                Kind::from_code(&letter.to_string())
+                    .ok_or_else(|| format!("'{text}': unknown piece '{letter}'"))?
+            }
+        }
+        _ => Kind::Pawn,
+    };
+    if chars.len() < 2 {
+        return Err(format!("'{text}': no target square"));
+    }
+    let target: String = chars[chars.len() - 2..].iter().collect();
+    let to = crate::core::parse_square(&target)
+        .ok_or_else(|| format!("'{text}': '{target}' is not a square"))?;
+    let mut from_file = None;
+    let mut from_rank = None;
+    for &c in &chars[..chars.len() - 2] {
+        match c {
+            'a'..='h' => from_file = Some(c as u8 - b'a'),
+            '1'..='8' => from_rank = Some(c as u8 - b'1'),
+            _ => return Err(format!("'{text}': unexpected '{c}'")),
+        }
+    }
+    Ok(StepText {
+        kind,
+        from_file,
+        from_rank,
+        to,
+        promo,
+        castle: None,
+    })
+}
+
+/// Reads a combo written `[Bg2; g3]` (short or long steps, `N` or `S` for the knight,
+/// `+`/`#` ignored) and plays it step by step from `pos`: the position after it (the
+/// opponent to move) and its steps, or an error naming the step and what is wrong. The
+/// combo need not be legal in the solving sense (the own king may be left capturable).
+pub fn parse(pos: &Position, rules: &Rules, text: &str) -> Result<(Position, Vec<Step>), String> {
+    let inner = text
+        .trim()
+        .trim_end_matches(['+', '#', '!', '?'])
+        .strip_prefix('[')
+        .and_then(|t| t.strip_suffix(']'))
+        .ok_or_else(|| format!("'{text}': a combo is written in square brackets: [Bg2; g3]"))?;
+    let parts: Vec<&str> = inner.split(';').map(str::trim).collect();
+    if parts.iter().any(|p| p.is_empty()) {
+        return Err(format!("'{text}': empty step"));
+    }
+    let us = pos.side;
+    let mut safe: [Option<bool>; 2] = [None, None];
+    let mut castle_ok =
+        |wing: usize| *safe[wing].get_or_insert_with(|| castling_safe(pos, rules, wing));
+    let mut steps: Vec<Step> = vec![];
+    let mut state: Option<State> = None;
+    let mut fin: Option<Position> = None;
+    for (i, part) in parts.iter().enumerate() {
+        let n = i + 1;
+        let want = parse_step(part).map_err(|e| format!("step {n} {e}"))?;
+        if fin.is_some() {
+            return Err(format!(
+                "step {n} '{part}': the combo already ended with step {i} (no piece was challenged)"
+            ));
+        }
+        // The candidate states: the piece in hand, or (first step) every own piece.
+        let candidates: Vec<State> = match state {
+            Some(st) => vec![st],
+            None => first_states(pos, us),
+        };
+        let mut found: Vec<(Step, Option<State>, Option<Position>)> = vec![];
+        for st in &candidates {
+            let _ = each_step(st, us, rules, &mut castle_ok, &mut |step, next| {
+                let fits = match want.castle {
+                    Some(wing) => step.castle && (step.to < step.from) == (wing == 1),
+                    None => {
+                        !step.castle
+                            && step.kind == want.kind
+                            && step.to == want.to
+                            && step.promo == want.promo
+                            && want.from_file.is_none_or(|f| step.from & 7 == f)
+                            && want.from_rank.is_none_or(|r| step.from >> 3 == r)
+                    }
+                };
+                if fits {
+                    match next {
+                        Next::Challenge(s) => found.push((step, Some(s), None)),
+                        Next::End(p) => found.push((step, None, Some(p))),
+                    }
+                }
+                ControlFlow::Continue(())
+            });
+        }
+        // A promotion not written: say so rather than "no such step".
+        if found.is_empty() && want.promo.is_none() && want.kind == Kind::Pawn {
+            if let Some(st) = candidates.iter().find(|s| s.hand == Kind::Pawn) {
+                if us.relative_rank(want.to) == 7 && st.at != NO_SQUARE {
+                    return Err(format!(
+                        "step {n} '{part}': a pawn reaching its last rank must promote (=Q, =R, =B or =N)"
+                    ));
+                }
+            }
+        }
+        let what = match state {
+            Some(st) => format!(
+                "the challenged {} on {}",
+                piece_name(st.hand),
+                square_name(st.at)
+            ),
+            None => "no piece of the side to move".into(),
+        };
+        match found.len() {
+            0 => {
+                return Err(format!("step {n} '{part}': {what} can make no such step"));
+            }
+            1 => {}
+            _ => {
+                return Err(format!(
+                    "step {n} '{part}': ambiguous, pieces on {} can make it",
+                    found
+                        .iter()
+                        .map(|f| square_name(f.0.from))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ));
+            }
+        }
+        let (step, next_state, end) = found.pop().expect("one step");
+        steps.push(step);
+        state = next_state;
+        fin = end;
+    }
+    match (fin, state) {
+        (Some(p), _) => Ok((p.null_move(), steps)),
+        (None, Some(st)) => Err(format!(
+            "'{text}': the combo is not finished: the challenged {} on {} must move",
+            piece_name(st.hand),
+            square_name(st.at)
+        )),
+        (None, None) => Err(format!("'{text}': no steps")),
+    }
+}
+
+fn piece_name(k: Kind) -> &'static str {
+    match k {
+        Kind::Pawn => "pawn",
+        Kind::Knight => "knight",
+        Kind::Bishop => "bishop",
+        Kind::Rook => "rook",
+        Kind::Queen => "queen",
+        Kind::King => "king",
+        _ => "piece",
+    }
 }
