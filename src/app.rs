@@ -4,7 +4,7 @@
 use crate::check::{TwinVerdict, Verdict, check_twin};
 use crate::cli::{
     CheckArgs, ClaimArgs, Cli, Command, ConvertArgs, Format, PerftArgs, ReplayArgs, ShowArgs, Side,
-    SolveArgs,
+    SolveArgs, VerifyClaimArgs,
 };
 use crate::core::Kind;
 use crate::output::notation::{Style, move_text};
@@ -35,6 +35,7 @@ pub fn run(cli: Cli) -> i32 {
         Command::Convert(a) => convert_cmd(&a),
         Command::Replay(a) => replay_cmd(&a),
         Command::Claim(a) => claim_cmd(&a),
+        Command::VerifyClaim(a) => verify_claim_cmd(&a),
     }
 }
 
@@ -737,7 +738,7 @@ fn replay_cmd(a: &ReplayArgs) -> i32 {
     EXIT_OK
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, serde::Deserialize)]
 struct ClaimProof {
     fen: String,
     condition: String,
@@ -746,6 +747,58 @@ struct ClaimProof {
     in_check: bool,
     /// When the claim fails because the claimant can move: one legal move.
     safe_move: Option<String>,
+    /// Combo, claimant in combo check: the opponent's combo that captures the king.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    check_capture: Option<String>,
+    /// Combo, claim holds: every distinct combo of the claimant with a king capture.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    refutations: Vec<ComboRefutation>,
+}
+
+#[derive(Serialize, serde::Deserialize)]
+struct ComboRefutation {
+    /// The claimant's combo.
+    combo: String,
+    /// The opponent's combo after it that captures the claimant's king.
+    capture: String,
+}
+
+/// The Combo part of a claim: the proof fields, or an error text.
+fn combo_claim(pos: &Position, rules: &Rules) -> ClaimProof {
+    use crate::rules::combo;
+    let us = pos.side;
+    let mut proof = ClaimProof {
+        fen: pos.to_fen(),
+        condition: "combo".into(),
+        claimant: us.to_string(),
+        holds: false,
+        in_check: false,
+        safe_move: None,
+        check_capture: None,
+        refutations: vec![],
+    };
+    let them_to_move = pos.null_move();
+    if let Some(steps) = combo::king_capture(pos, us.flip(), rules) {
+        proof.in_check = true;
+        proof.check_capture = Some(combo::steps_text(&them_to_move, rules, &steps, false));
+        return proof;
+    }
+    for (after, steps) in combo::moves_with_steps(pos, rules) {
+        let text = combo::steps_text(pos, rules, &steps, false);
+        match combo::king_capture(&after, after.side, rules) {
+            Some(capture) => proof.refutations.push(ComboRefutation {
+                combo: text,
+                capture: combo::steps_text(&after, rules, &capture, false),
+            }),
+            None => {
+                proof.safe_move = Some(text);
+                proof.refutations.clear();
+                return proof;
+            }
+        }
+    }
+    proof.holds = true;
+    proof
 }
 
 /// A stalemate claim (orthodox and the non-Combo conditions): it holds when the claimant is
@@ -795,26 +848,39 @@ fn claim_cmd(a: &ClaimArgs) -> i32 {
             pos = pos.null_move();
         }
     }
-    if pos.mover_king_attacked() {
+    let rules = rules_for(cond, &pos);
+    let illegal = if cond == Condition::Combo {
+        crate::rules::combo::can_capture_king(&pos, pos.side, &rules)
+    } else {
+        pos.mover_king_attacked()
+    };
+    if illegal {
         eprintln!(
             "error: illegal position: the side not to move is in check ({})",
             pos.to_fen()
         );
         return EXIT_INPUT;
     }
-    let rules = rules_for(cond, &pos);
-    let in_check = rules.in_check(&pos);
-    let first = rules.legal_moves(&pos).into_iter().next();
-    let safe_move = first.map(|(m, c)| move_text(&rules, &pos, m, &c, Style::Long));
-    let holds = !in_check && safe_move.is_none();
-    let proof = ClaimProof {
-        fen: pos.to_fen(),
-        condition: cond.name().to_string(),
-        claimant: pos.side.to_string(),
-        holds,
-        in_check,
-        safe_move: safe_move.clone(),
+    let proof = if cond == Condition::Combo {
+        combo_claim(&pos, &rules)
+    } else {
+        let in_check = rules.in_check(&pos);
+        let first = rules.legal_moves(&pos).into_iter().next();
+        let safe_move = first.map(|(m, c)| move_text(&rules, &pos, m, &c, Style::Long));
+        ClaimProof {
+            fen: pos.to_fen(),
+            condition: cond.name().to_string(),
+            claimant: pos.side.to_string(),
+            holds: !in_check && safe_move.is_none(),
+            in_check,
+            safe_move,
+            check_capture: None,
+            refutations: vec![],
+        }
     };
+    let holds = proof.holds;
+    let in_check = proof.in_check;
+    let safe_move = proof.safe_move.clone();
     match a.format {
         Format::Json => println!(
             "{}",
@@ -822,14 +888,31 @@ fn claim_cmd(a: &ClaimArgs) -> i32 {
         ),
         Format::Yaml => print!("{}", crate::problem::yaml::to_yaml_string(&proof)),
         Format::Text => {
-            if holds {
+            if holds && cond == Condition::Combo {
+                println!(
+                    "claim holds: {} is not in combo check, and each of its {} combos lets {} capture the king:",
+                    proof.claimant,
+                    proof.refutations.len(),
+                    pos.side.flip()
+                );
+                for r in &proof.refutations {
+                    println!("  {} {}", r.combo, r.capture);
+                }
+            } else if holds {
                 println!(
                     "claim holds: {} is not in check and has no legal move ({})",
                     proof.claimant,
                     cond.name()
                 );
             } else if in_check {
-                println!("claim fails: {} is in check", proof.claimant);
+                match &proof.check_capture {
+                    Some(c) => println!(
+                        "claim fails: {} is in combo check: {} can play {c}",
+                        proof.claimant,
+                        pos.side.flip()
+                    ),
+                    None => println!("claim fails: {} is in check", proof.claimant),
+                }
             } else {
                 println!(
                     "claim fails: {} can play {}",
@@ -840,4 +923,126 @@ fn claim_cmd(a: &ClaimArgs) -> i32 {
         }
     }
     if holds { EXIT_OK } else { EXIT_FAILED }
+}
+
+/// Re-checks a claim proof. Combo: the claimant's combos and the king captures are replayed
+/// step by step by the notation reader (each step validated on the board), the list is
+/// compared with the move generator's distinct results, and "not in combo check" is
+/// decided by the plain exhaustive walk, without the search's over-approximation.
+/// Exit 0 when the proof is right, 1 when it is wrong, 2 on unreadable input.
+fn verify_claim_cmd(a: &VerifyClaimArgs) -> i32 {
+    use crate::rules::combo;
+    let name = a.proof.display().to_string();
+    let text = if name == "-" {
+        let mut s = String::new();
+        if let Err(e) = std::io::Read::read_to_string(&mut std::io::stdin(), &mut s) {
+            eprintln!("error: stdin: {e}");
+            return EXIT_INPUT;
+        }
+        s
+    } else {
+        match std::fs::read_to_string(&a.proof) {
+            Ok(s) => s,
+            Err(e) => {
+                eprintln!("error: {name}: {e}");
+                return EXIT_INPUT;
+            }
+        }
+    };
+    let proof: ClaimProof = match serde_json::from_str(&text) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!(
+                "error: {name}:{}:{}: not a claim proof: {e}",
+                e.line(),
+                e.column()
+            );
+            return EXIT_INPUT;
+        }
+    };
+    let pos = match Position::from_fen(&proof.fen) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("error: {name}: fen: {e}");
+            return EXIT_INPUT;
+        }
+    };
+    let Some(cond) = Condition::parse(&proof.condition) else {
+        eprintln!("error: {name}: unknown condition '{}'", proof.condition);
+        return EXIT_INPUT;
+    };
+    let rules = rules_for(cond, &pos);
+    let verdict: Result<String, String> = if cond != Condition::Combo {
+        // Other conditions: the claim is re-decided from the legal moves.
+        let in_check = rules.in_check(&pos);
+        let any = rules.has_legal_move(&pos);
+        if proof.holds == (!in_check && !any) && proof.in_check == in_check {
+            Ok("the claim's verdict is right".into())
+        } else {
+            Err("the claim's verdict is wrong".into())
+        }
+    } else {
+        verify_combo(&pos, &rules, &proof)
+    };
+    let _ = combo::steps_text;
+    match verdict {
+        Ok(why) => {
+            println!("proof verified: {why}");
+            EXIT_OK
+        }
+        Err(why) => {
+            println!("proof rejected: {why}");
+            EXIT_FAILED
+        }
+    }
+}
+
+fn verify_combo(pos: &Position, rules: &Rules, proof: &ClaimProof) -> Result<String, String> {
+    use crate::rules::combo;
+    let us = pos.side;
+    let king_taken = |after: &Position, capture: &str| -> Result<(), String> {
+        let (_, steps) = combo::parse_capture(after, rules, capture)?;
+        let last = steps.last().ok_or("empty capture")?;
+        if last.capture && last.to == after.king(after.side.flip()) {
+            Ok(())
+        } else {
+            Err(format!("{capture} does not capture the king"))
+        }
+    };
+    if proof.in_check {
+        let c = proof
+            .check_capture
+            .as_deref()
+            .ok_or("in check, but no capture given")?;
+        king_taken(&pos.null_move(), c)?;
+        return Ok(format!("{us} is in combo check: {c}"));
+    }
+    if combo::king_capture(pos, us.flip(), rules).is_some() {
+        return Err(format!("{us} is in combo check, the proof says not"));
+    }
+    if !proof.holds {
+        let m = proof.safe_move.as_deref().ok_or("no safe move given")?;
+        let (after, _) = combo::parse(pos, rules, m)?;
+        if combo::king_capture(&after, after.side, rules).is_some() {
+            return Err(format!("the safe move {m} lets the king be captured"));
+        }
+        return Ok(format!("{m} keeps the king safe: the claim fails"));
+    }
+    let mut covered = std::collections::HashSet::new();
+    for r in &proof.refutations {
+        let (after, _) = combo::parse(pos, rules, &r.combo)?;
+        king_taken(&after, &r.capture).map_err(|e| format!("{}: {e}", r.combo))?;
+        covered.insert(after.hash);
+    }
+    let all = combo::moves_with_steps(pos, rules);
+    if let Some((_, steps)) = all.iter().find(|(after, _)| !covered.contains(&after.hash)) {
+        return Err(format!(
+            "the combo {} is not refuted in the proof",
+            combo::steps_text(pos, rules, steps, false)
+        ));
+    }
+    Ok(format!(
+        "{us} is not in combo check and all {} combos are refuted by a king capture",
+        all.len()
+    ))
 }

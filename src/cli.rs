@@ -30,6 +30,15 @@ pub enum Command {
     Replay(ReplayArgs),
     /// Check a stalemate claim: is the side not in check, with no legal move?
     Claim(ClaimArgs),
+    /// Re-check a claim proof written by `claim --format json` (Combo: replays every combo
+    /// and every king capture step by step), independently of the solver's search.
+    VerifyClaim(VerifyClaimArgs),
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct VerifyClaimArgs {
+    /// The proof (JSON from `claim --format json`): a file, or - for stdin.
+    pub proof: PathBuf,
 }
 
 #[derive(Args, Debug, Clone)]

@@ -785,7 +785,10 @@ fn parse_step(text: &str) -> Result<StepText, String> {
         }
         None => (t.as_str(), None),
     };
-    let mut chars: Vec<char> = body.chars().filter(|c| !matches!(c, 'x' | '*' | '-' | ':')).collect();
+    let mut chars: Vec<char> = body
+        .chars()
+        .filter(|c| !matches!(c, 'x' | '*' | '-' | ':'))
+        .collect();
     let kind = match chars.first() {
         Some(c) if c.is_ascii_uppercase() => {
             let letter = chars.remove(0);
@@ -828,6 +831,24 @@ fn parse_step(text: &str) -> Result<StepText, String> {
 /// opponent to move) and its steps, or an error naming the step and what is wrong. The
 /// combo need not be legal in the solving sense (the own king may be left capturable).
 pub fn parse(pos: &Position, rules: &Rules, text: &str) -> Result<(Position, Vec<Step>), String> {
+    parse_with(pos, rules, text, true)
+}
+
+/// [`parse`] for a king capture: castling needs only its structural conditions (no D10).
+pub fn parse_capture(
+    pos: &Position,
+    rules: &Rules,
+    text: &str,
+) -> Result<(Position, Vec<Step>), String> {
+    parse_with(pos, rules, text, false)
+}
+
+fn parse_with(
+    pos: &Position,
+    rules: &Rules,
+    text: &str,
+    d10: bool,
+) -> Result<(Position, Vec<Step>), String> {
     let inner = text
         .trim()
         .trim_end_matches(['+', '#', '!', '?'])
@@ -841,7 +862,7 @@ pub fn parse(pos: &Position, rules: &Rules, text: &str) -> Result<(Position, Vec
     let us = pos.side;
     let mut safe: [Option<bool>; 2] = [None, None];
     let mut castle_ok =
-        |wing: usize| *safe[wing].get_or_insert_with(|| castling_safe(pos, rules, wing));
+        |wing: usize| !d10 || *safe[wing].get_or_insert_with(|| castling_safe(pos, rules, wing));
     let mut steps: Vec<Step> = vec![];
     let mut state: Option<State> = None;
     let mut fin: Option<Position> = None;
@@ -941,4 +962,46 @@ fn piece_name(k: Kind) -> &'static str {
         Kind::King => "king",
         _ => "piece",
     }
+}
+
+// ----- proofs (stalemate claims) -----
+
+/// One combo of `by` that captures the other side's king, as steps (castling needs only its
+/// structural conditions), found by the plain exhaustive walk (no over-approximation).
+pub fn king_capture(pos: &Position, by: Color, rules: &Rules) -> Option<Vec<Step>> {
+    let k = pos.king(by.flip());
+    if k == NO_SQUARE {
+        return None;
+    }
+    let mut hit = None;
+    let (states, _) = walk(pos, by, rules, &mut |_| true, &mut |_, parent, step, _| {
+        if step.capture && step.to == k {
+            hit = Some((parent, step));
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    });
+    let (parent, step) = hit?;
+    let mut steps = path(&states, parent);
+    steps.push(step);
+    Some(steps)
+}
+
+/// Every combo move of the side to move (legal or not), each distinct result once, with
+/// the position after it and its steps, in the documented order.
+pub fn moves_with_steps(pos: &Position, rules: &Rules) -> Vec<(Position, Vec<Step>)> {
+    let mut found: Vec<(Position, u32, Step)> = vec![];
+    let (states, _) = each_combo(pos, rules, &mut |_, child, parent, step| {
+        found.push((*child, parent, step));
+        ControlFlow::Continue(())
+    });
+    found
+        .into_iter()
+        .map(|(child, parent, step)| {
+            let mut steps = path(&states, parent);
+            steps.push(step);
+            (child, steps)
+        })
+        .collect()
 }
