@@ -120,6 +120,13 @@ impl Rules {
         }
     }
 
+    /// Is replaying one move (`play`, `is_pseudo_legal`) cheap? Not in Combo chess, where
+    /// it regenerates the position's combos; the search then keeps positions instead.
+    #[inline]
+    pub fn cheap_replay(&self) -> bool {
+        self.condition != Condition::Combo
+    }
+
     /// Is castling part of the condition? (Not in Pocket Mutation.)
     #[inline]
     pub fn castling_allowed(&self) -> bool {

@@ -131,7 +131,7 @@ impl<'a> Engine<'a> {
         let mut found = None;
         if self.goal == Goal::Mate {
             // The mate found last is often a mate here too.
-            if let Some(k) = ctx.wins[1] {
+            if let Some(k) = ctx.wins[1].filter(|_| self.rules.cheap_replay()) {
                 if self.rules.is_pseudo_legal(pos, k) {
                     if let Some(child) = self.rules.play(pos, k) {
                         ctx.nodes += 1;
@@ -241,7 +241,9 @@ impl<'a> Engine<'a> {
             return self.goal_in_one(ctx, pos).is_some();
         }
         let depth = (n as usize).min(63);
-        let first = ctx.wins[depth].filter(|&k| self.rules.is_pseudo_legal(pos, k));
+        let first = ctx.wins[depth]
+            .filter(|_| self.rules.cheap_replay())
+            .filter(|&k| self.rules.is_pseudo_legal(pos, k));
         if let Some(k) = first {
             if let Some(child) = self.rules.play(pos, k) {
                 if self.def(ctx, b, &child, n) {
@@ -355,6 +357,23 @@ impl<'a> Engine<'a> {
         done: impl Fn(&Self, &Position) -> bool,
     ) -> bool {
         let depth = (n as usize).min(63);
+        if !self.rules.cheap_replay() {
+            // Replaying a move costs a whole generation here: keep the positions.
+            let mut moves = self.rules.legal_moves(pos);
+            if let Some(k) = ctx.killers[depth] {
+                if let Some(i) = moves.iter().position(|&(m, _)| m == k) {
+                    moves.swap(0, i);
+                }
+            }
+            for (m, child) in moves {
+                let ok = done(self, &child) || (n > 1 && self.att(ctx, b, &child, n - 1));
+                if !ok {
+                    ctx.killers[depth] = Some(m);
+                    return false;
+                }
+            }
+            return true;
+        }
         let mut list = MoveList::new();
         self.rules.generate(pos, &mut list);
         let moves = list.as_mut_slice();
