@@ -17,7 +17,8 @@ pub struct MoveInfo {
     pub text: String,
     /// Short algebraic with suffix (`Qxd5+`).
     pub short: String,
-    /// The steps of the move (`from-to` pairs, castling includes the rook's step).
+    /// The steps of the move (`from-to` pairs, castling includes the rook's step; Kazan
+    /// and Tatarstan followers, every step of a combo).
     pub steps: Vec<String>,
     #[serde(skip)]
     pub mv: Move,
@@ -36,6 +37,35 @@ impl MoveInfo {
             let wing = if m.to > m.from { 0 } else { 1 };
             let (_, _, rf, rt, _) = crate::position::CASTLINGS[pos.side.idx()][wing];
             steps.push(format!("{}-{}", square_name(rf), square_name(rt)));
+        }
+        use crate::rules::Condition;
+        let pair = |a: u8, b: u8| format!("{}-{}", square_name(a), square_name(b));
+        match rules.condition {
+            Condition::Kazan => {
+                if let Some((_, chain)) = crate::rules::kazan::replay(pos, rules, m) {
+                    steps.extend(chain.iter().map(|s| pair(s.0, s.1)));
+                }
+            }
+            Condition::Tatarstan | Condition::TatarstanNoChains => {
+                if let Some(r) = crate::rules::tatarstan::replay(pos, rules, m) {
+                    steps.extend(r.steps.iter().map(|s| pair(s.0, s.1)));
+                }
+            }
+            Condition::Combo => {
+                if let Some((_, combo)) = crate::rules::combo::replay(pos, rules, m) {
+                    steps.clear();
+                    for s in &combo {
+                        steps.push(pair(s.from, s.to));
+                        if s.castle {
+                            let wing = if s.to > s.from { 0 } else { 1 };
+                            let (_, _, rf, rt, _) =
+                                crate::position::CASTLINGS[pos.side.idx()][wing];
+                            steps.push(pair(rf, rt));
+                        }
+                    }
+                }
+            }
+            _ => {}
         }
         MoveInfo {
             from: square_name(m.from),
