@@ -295,3 +295,114 @@ fn stalemate_claims() {
     assert_eq!(code, 2);
     assert!(err.contains("illegal position"), "{err}");
 }
+
+#[test]
+fn combo_replay_claim_and_proof() {
+    let dir = std::env::temp_dir().join(format!("chainmate-combo-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = |name: &str, text: &str| {
+        let p = dir.join(name);
+        std::fs::write(&p, text).unwrap();
+        p.to_str().unwrap().to_string()
+    };
+    // The seed's game, then its 23-step fourth move (written over two lines).
+    let seed = "1. [Bg2; g3] [Qc8; Bb7; b6]\n2. [Qe1; O-O; Ne2; e3] [Qb7; Bxg2]\n\
+                3. [Rb1; Nd2; d4] [Qg2+; Bh3]\n\
+                4. [Kf1; Re1; Qf1; Ke1; Rf1; Qe2; Nc1; Bd2; Nf1; Re1; Kd2; Bc1; Ne2; Qe1;\n\
+                Rc1; Bd2; Kc1; Rb1; Rc1; Kb1; Rc1; Rb1; Ka1]\n";
+    let (code, out, err) = chainmate(&["replay", "--condition", "combo", &file("g.txt", seed)]);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 8, "{out}");
+    assert!(
+        lines[6].starts_with("3...[Qg2; Bh3]+ ") && lines[6].ends_with("(combo check)"),
+        "{out}"
+    );
+    assert!(
+        lines[7].ends_with("rn2kbnr/p1pppppp/1p6/8/3P4/4P1Pb/PPPBNPqP/KRR1QN2 b kq - 0 1"),
+        "{out}"
+    );
+    // A wrong step is an input error naming the move and the step.
+    let (code, _, err) = chainmate(&[
+        "replay",
+        "--condition",
+        "combo",
+        &file("bad.txt", "1. [Bg2; g5]"),
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("move 1.[Bg2; g5]: step 2"), "{err}");
+    // A game may leave the own king capturable, and ends when a king is captured.
+    let (code, out, _) = chainmate(&[
+        "replay",
+        "--condition",
+        "combo",
+        "--fen",
+        "4k3/8/8/8/8/8/3q4/4K3 w - - 0 1",
+        &file("cap.txt", "1. [Kf1] [Qf2]\n2. [Kg1] [Qxg1]"),
+    ]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("(own king left capturable"), "{out}");
+    assert!(out.trim_end().ends_with("(king captured)"), "{out}");
+    // Claims: holds (with the proof), in combo check, safe move; JSON proof verified, and a
+    // doctored proof rejected.
+    let fen = "8/8/8/8/8/1qk5/8/K7 w - - 0 1";
+    let (code, out, _) = chainmate(&["claim", "--condition", "combo", "--fen", fen]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("[Ka2] [Qxa2]"), "{out}");
+    let (code, json, _) = chainmate(&[
+        "claim",
+        "--condition",
+        "combo",
+        "--fen",
+        fen,
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 0);
+    let proof = file("proof.json", &json);
+    let (code, out, _) = chainmate(&["verify-claim", &proof]);
+    assert_eq!(code, 0, "{out}");
+    let doctored = file("bad.json", &json.replace("[Qxa2]", "[Qb2]"));
+    let (code, out, _) = chainmate(&["verify-claim", &doctored]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("does not capture the king"), "{out}");
+    let mut v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    v["refutations"].as_array_mut().unwrap().pop();
+    let (code, out, _) = chainmate(&["verify-claim", &file("short.json", &v.to_string())]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("is not refuted"), "{out}");
+    let (code, out, _) = chainmate(&[
+        "claim",
+        "--condition",
+        "combo",
+        "--fen",
+        "rn2kbnr/p1pppppp/1p6/8/3P4/4P1Pb/PPPNNPqP/1RB1QRK1 w kq - 0 1",
+    ]);
+    assert_eq!(code, 1);
+    assert!(
+        out.contains("in combo check: black can play [Qxg1]"),
+        "{out}"
+    );
+    let (code, _, err) = chainmate(&["verify-claim", &file("junk.json", "{\"fen\": 3}")]);
+    assert_eq!(code, 2, "{err}");
+}
+
+#[test]
+fn tatarstan_replay() {
+    let dir = std::env::temp_dir().join(format!("chainmate-tat-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join("t.txt");
+    std::fs::write(&p, "1.Nf3").unwrap();
+    let (code, out, _) = chainmate(&[
+        "replay",
+        "--condition",
+        "tatarstan-nochains",
+        p.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("1.Sg1-f3 (f3=P, ")
+            && out.contains("rnbqkbnr/pppppppp/8/8/8/5R2/RRRRRRRR/RRRRKR1R b KQkq"),
+        "{out}"
+    );
+}
