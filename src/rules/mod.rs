@@ -120,11 +120,16 @@ impl Rules {
         }
     }
 
-    /// Is replaying one move (`play`, `is_pseudo_legal`) cheap? Not in Combo chess, where
-    /// it regenerates the position's combos; the search then keeps positions instead.
+    /// Is replaying one move (`play`, `is_pseudo_legal`) cheap, and does a position's move
+    /// list fit a `MoveList`? Not with chains, cascades or combos: replaying regenerates
+    /// (a whole position's combos in Combo chess), and a position can have thousands of
+    /// moves (an army of queens in Tatarstan). The search then keeps positions instead.
     #[inline]
     pub fn cheap_replay(&self) -> bool {
-        self.condition != Condition::Combo
+        matches!(
+            self.condition,
+            Condition::Orthodox | Condition::Teleport | Condition::PocketMutation
+        )
     }
 
     /// Is castling part of the condition? (Not in Pocket Mutation.)
@@ -237,13 +242,18 @@ impl Rules {
                     ControlFlow::Continue(())
                 });
             }
-            // A chain move only exists with its chain: the legal moves are the list.
+            // A chain move only exists with its chain: the legal moves are the list. (The
+            // search uses `legal_moves` where `cheap_replay` is false; a list that would
+            // overflow stops at the capacity.)
             Condition::Kazan
             | Condition::PocketMutation
             | Condition::Tatarstan
             | Condition::TatarstanNoChains
             | Condition::Combo => {
                 let _ = self.for_each_legal(pos, |m, _| {
+                    if list.len() == MoveList::CAP {
+                        return ControlFlow::Break(());
+                    }
                     list.push(m);
                     ControlFlow::Continue(())
                 });
