@@ -64,10 +64,16 @@ fn main() {
         .map(|d| d.filter_map(|e| e.ok()).map(|e| e.path()).collect())
         .unwrap_or_default();
     files.sort();
-    for f in files.iter().filter(|f| f.extension().is_some_and(|e| e == "yaml")) {
+    for f in files
+        .iter()
+        .filter(|f| f.extension().is_some_and(|e| e == "yaml"))
+    {
         let text = std::fs::read_to_string(f).expect("problem file");
         if text.contains("\"#2\"") || text.contains("\"#3\"") {
-            solve(&format!("combo: {}", f.file_name().unwrap().to_string_lossy()), &text);
+            solve(
+                &format!("combo: {}", f.file_name().unwrap().to_string_lossy()),
+                &text,
+            );
         }
     }
     let t = Rules::new(Condition::Tatarstan);
@@ -76,9 +82,10 @@ fn main() {
     });
     println!("    nodes: {n}");
     let t0 = Rules::new(Condition::TatarstanNoChains);
-    let n = time("tatarstan-nochains: perft(4) from the initial array", || {
-        perft(&t0, &Position::initial(), 4)
-    });
+    let n = time(
+        "tatarstan-nochains: perft(4) from the initial array",
+        || perft(&t0, &Position::initial(), 4),
+    );
     println!("    nodes: {n}");
     solve(
         "tatarstan: #2 (the crowded bench_01 position)",

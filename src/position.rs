@@ -88,7 +88,7 @@ const fn zobrist() -> Zobrist {
 pub static ZOBRIST: Zobrist = zobrist();
 
 #[inline]
-fn zpiece(p: Piece, s: Square) -> u64 {
+pub(crate) fn zpiece(p: Piece, s: Square) -> u64 {
     ZOBRIST.piece[p.color.idx()][p.kind as usize][s as usize]
 }
 

@@ -147,8 +147,16 @@ fn combo_claims() {
             .args(["verify-claim", proof.to_str().unwrap()])
             .output()
             .unwrap();
-        assert_eq!(v.status.code(), Some(0), "{}", String::from_utf8_lossy(&v.stdout));
+        assert_eq!(
+            v.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&v.stdout)
+        );
         let _ = std::fs::remove_file(&proof);
     }
-    assert!(codes.contains(&Some(0)) && codes.contains(&Some(1)), "{codes:?}");
+    assert!(
+        codes.contains(&Some(0)) && codes.contains(&Some(1)),
+        "{codes:?}"
+    );
 }

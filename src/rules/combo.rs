@@ -104,17 +104,23 @@ struct State {
     root: Square,
 }
 
-fn state_key(st: &State) -> u64 {
-    let h = crate::position::ZOBRIST.piece[0][st.hand as usize][st.at as usize];
-    st.pos.hash ^ h.rotate_left(23) ^ 0x5bd1_e995
+fn hand_key(kind: Kind, at: Square) -> u64 {
+    crate::position::ZOBRIST.piece[0][kind as usize][at as usize].rotate_left(23) ^ 0x5bd1_e995
 }
 
-/// What a step leads to.
-enum Next {
-    /// The combo goes on with the challenged piece in hand.
-    Challenge(State),
-    /// The combo ends: the final position (the mover still to move).
-    End(Position),
+fn state_key(st: &State) -> u64 {
+    st.pos.hash ^ hand_key(st.hand, st.at)
+}
+
+/// What a step leads to. The resulting state or position is built only on request, after
+/// its hash (computed incrementally) has shown that it is new: most steps lead to states
+/// and positions met before, and copying a position is the walk's main cost.
+enum Next<'a> {
+    /// The combo goes on with the challenged piece in hand: the state's key.
+    Challenge(u64, &'a dyn Fn() -> State),
+    /// The combo ends: the hash of the final position with the opponent to move, and the
+    /// final position (the mover still to move).
+    End(u64, &'a dyn Fn() -> Position),
 }
 
 /// Calls `f` with every step the piece in hand can make from `st`, in the documented order.
@@ -125,47 +131,43 @@ fn each_step(
     castle_ok: &mut dyn FnMut(usize) -> bool,
     f: &mut dyn FnMut(Step, Next) -> ControlFlow<()>,
 ) -> ControlFlow<()> {
+    let z = &crate::position::ZOBRIST;
     let board = &st.pos.board;
     let own = board.by_color[us.idx()];
     let enemy = board.by_color[us.flip().idx()];
     let occ = own | enemy;
     let t = st.at;
     let kind = st.hand;
-    let targets = if kind == Kind::Pawn {
-        let fwd = us.forward();
-        let mut tg = pawn_attacks(us, t) & enemy;
-        let one = t as i8 + fwd;
-        if (0..64).contains(&one) {
-            let one = one as Square;
-            if enemy & bb(one) == 0 {
-                tg |= bb(one);
-                let two = one as i8 + fwd;
-                if us.relative_rank(t) == 1 && occ & bb(one) == 0 && enemy & bb(two as Square) == 0
-                {
-                    tg |= bb(two as Square);
-                }
-            }
-        }
-        tg
-    } else if kind == Kind::King {
-        KING[t as usize]
-    } else {
-        piece_attacks(t, us, kind, occ)
-    };
+    let targets = reach(kind, us, t, occ, enemy);
     for u in Squares(targets) {
+        let victim = board.get(u);
         let capture = enemy & bb(u) != 0;
         let promos: &[Kind] = if kind == Kind::Pawn && us.relative_rank(u) == 7 {
             rules.promotions()
         } else {
             &[]
         };
+        let old_c = st.pos.castling;
+        let mut new_c = old_c & CASTLE_MASK[t as usize];
+        if capture {
+            new_c &= CASTLE_MASK[u as usize];
+        }
+        let mut base = st.pos.hash ^ z.castling[old_c as usize] ^ z.castling[new_c as usize];
+        if let Some(v) = victim {
+            base ^= crate::position::zpiece(v, u);
+        }
         let count = promos.len().max(1);
         for i in 0..count {
             let promo = promos.get(i).copied();
-            let mut pos = st.pos;
-            let victim = pos.remove(u);
-            pos.put(u, Piece::new(us, promo.unwrap_or(kind)));
-            pos.restrict_castling(CASTLE_MASK[t as usize]);
+            let piece = Piece::new(us, promo.unwrap_or(kind));
+            let hash = base ^ crate::position::zpiece(piece, u);
+            let build_pos = || {
+                let mut pos = st.pos;
+                pos.remove(u);
+                pos.put(u, piece);
+                pos.restrict_castling(new_c);
+                pos
+            };
             let step = Step {
                 from: t,
                 to: u,
@@ -174,22 +176,21 @@ fn each_step(
                 capture,
                 castle: false,
             };
-            let next = match victim {
-                Some(v) if v.color == us => Next::Challenge(State {
-                    pos,
-                    hand: v.kind,
-                    at: u,
-                    parent: 0,
-                    step: Some(step),
-                    root: 0,
-                }),
-                Some(_) => {
-                    pos.restrict_castling(CASTLE_MASK[u as usize]);
-                    Next::End(pos)
+            match victim {
+                Some(v) if v.color == us => {
+                    let key = hash ^ hand_key(v.kind, u);
+                    let build = || State {
+                        pos: build_pos(),
+                        hand: v.kind,
+                        at: u,
+                        parent: 0,
+                        step: Some(step),
+                        root: 0,
+                    };
+                    f(step, Next::Challenge(key, &build))?;
                 }
-                None => Next::End(pos),
-            };
-            f(step, next)?;
+                _ => f(step, Next::End(hash ^ z.side, &build_pos))?,
+            }
         }
     }
     // Castling: the king in hand on its home square, rights intact, rook home, the squares
@@ -223,18 +224,20 @@ fn each_step(
                 capture: false,
                 castle: true,
             };
-            let next = match victim {
-                Some(v) => Next::Challenge(State {
-                    pos,
-                    hand: v.kind,
-                    at: kt,
-                    parent: 0,
-                    step: Some(step),
-                    root: 0,
-                }),
-                None => Next::End(pos),
-            };
-            f(step, next)?;
+            match victim {
+                Some(v) => {
+                    let child = State {
+                        pos,
+                        hand: v.kind,
+                        at: kt,
+                        parent: 0,
+                        step: Some(step),
+                        root: 0,
+                    };
+                    f(step, Next::Challenge(state_key(&child), &|| child))?;
+                }
+                None => f(step, Next::End(pos.hash ^ z.side, &|| pos))?,
+            }
         }
     }
     ControlFlow::Continue(())
@@ -262,15 +265,16 @@ fn first_states(pos: &Position, us: Color) -> Vec<State> {
         .collect()
 }
 
-/// Breadth-first walk over the combos of `us` in `pos`: calls `f` with each final position
-/// (mover still to move), the index of the state it came from, the last step and the
-/// square of the first lifted piece. Returns the states (for path reconstruction).
+/// Breadth-first walk over the combos of `us` in `pos`: calls `f` with the hash of each
+/// final position (opponent to move), a builder of that position (mover still to move),
+/// the index of the state it came from, the last step and the square of the first lifted
+/// piece. Returns the states (for path reconstruction).
 fn walk(
     pos: &Position,
     us: Color,
     rules: &Rules,
     castle_ok: &mut dyn FnMut(usize) -> bool,
-    f: &mut dyn FnMut(&Position, u32, Step, Square) -> ControlFlow<()>,
+    f: &mut dyn FnMut(u64, &dyn Fn() -> Position, u32, Step, Square) -> ControlFlow<()>,
 ) -> (Vec<State>, ControlFlow<()>) {
     let mut states = first_states(pos, us);
     let mut seen: IdSet = states.iter().map(state_key).collect();
@@ -278,11 +282,12 @@ fn walk(
     while i < states.len() {
         let st = states[i];
         let r = each_step(&st, us, rules, castle_ok, &mut |step, next| match next {
-            Next::End(fin) => f(&fin, i as u32, step, st.root),
-            Next::Challenge(mut child) => {
-                child.parent = i as u32;
-                child.root = st.root;
-                if seen.insert(state_key(&child)) {
+            Next::End(hash, build) => f(hash, build, i as u32, step, st.root),
+            Next::Challenge(key, build) => {
+                if seen.insert(key) {
+                    let mut child = build();
+                    child.parent = i as u32;
+                    child.root = st.root;
                     states.push(child);
                 }
                 ControlFlow::Continue(())
@@ -332,7 +337,7 @@ fn can_capture(pos: &Position, by: Color, target: Square, rules: &Rules) -> bool
         return false;
     }
     let mut hit = false;
-    let _ = walk(pos, by, rules, &mut |_| true, &mut |_, _, step, _| {
+    let _ = walk(pos, by, rules, &mut |_| true, &mut |_, _, _, step, _| {
         if step.capture && step.to == target {
             hit = true;
             ControlFlow::Break(())
@@ -561,11 +566,12 @@ fn each_combo(
         us,
         rules,
         &mut castle_ok,
-        &mut |fin, parent, step, root| {
-            let child = fin.null_move();
-            if !finals.insert(child.hash) {
+        &mut |hash, build, parent, step, root| {
+            if !finals.insert(hash) {
                 return ControlFlow::Continue(());
             }
+            let child = build().null_move();
+            debug_assert_eq!(child.hash, hash);
             let m = Move {
                 from: root,
                 to: step.to,
@@ -895,8 +901,8 @@ fn parse_with(
                 };
                 if fits {
                     match next {
-                        Next::Challenge(s) => found.push((step, Some(s), None)),
-                        Next::End(p) => found.push((step, None, Some(p))),
+                        Next::Challenge(_, s) => found.push((step, Some(s()), None)),
+                        Next::End(_, p) => found.push((step, None, Some(p()))),
                     }
                 }
                 ControlFlow::Continue(())
@@ -974,14 +980,20 @@ pub fn king_capture(pos: &Position, by: Color, rules: &Rules) -> Option<Vec<Step
         return None;
     }
     let mut hit = None;
-    let (states, _) = walk(pos, by, rules, &mut |_| true, &mut |_, parent, step, _| {
-        if step.capture && step.to == k {
-            hit = Some((parent, step));
-            ControlFlow::Break(())
-        } else {
-            ControlFlow::Continue(())
-        }
-    });
+    let (states, _) = walk(
+        pos,
+        by,
+        rules,
+        &mut |_| true,
+        &mut |_, _, parent, step, _| {
+            if step.capture && step.to == k {
+                hit = Some((parent, step));
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        },
+    );
     let (parent, step) = hit?;
     let mut steps = path(&states, parent);
     steps.push(step);
