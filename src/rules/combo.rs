@@ -277,7 +277,9 @@ fn walk(
     f: &mut dyn FnMut(u64, &dyn Fn() -> Position, u32, Step, Square) -> ControlFlow<()>,
 ) -> (Vec<State>, ControlFlow<()>) {
     let mut states = first_states(pos, us);
-    let mut seen: IdSet = states.iter().map(state_key).collect();
+    states.reserve(128);
+    let mut seen = IdSet::with_capacity_and_hasher(1024, Default::default());
+    seen.extend(states.iter().map(state_key));
     let mut i = 0;
     while i < states.len() {
         let st = states[i];
@@ -559,7 +561,7 @@ fn each_combo(
     let mut safe: [Option<bool>; 2] = [None, None];
     let mut castle_ok =
         |wing: usize| *safe[wing].get_or_insert_with(|| castling_safe(pos, rules, wing));
-    let mut finals = IdSet::default();
+    let mut finals = IdSet::with_capacity_and_hasher(1024, Default::default());
     let mut number: u32 = 0;
     walk(
         pos,
@@ -594,7 +596,7 @@ where
     // answer depends on the occupied squares, the opponent's squares and the king's square
     // only: combos that just permute the mover's kinds share it.
     let mut known: HashMap<(u64, u64, u8), bool, BuildHasherDefault<MixHasher>> =
-        HashMap::default();
+        HashMap::with_capacity_and_hasher(256, Default::default());
     each_combo(pos, rules, &mut |m, child, _, _| {
         let them = child.side;
         let key = (
