@@ -36,10 +36,15 @@ fn solutions(path: &Path, orthodox: bool) -> Vec<String> {
             ..Settings::default()
         },
     );
-    let mut out: Vec<String> = r.keys.iter().map(|k| k.text.clone()).collect();
+    // Brackets off, so that a one-step combo `[Qe4*c2] #` compares equal to `Qe4*c2 #`.
+    let mut out: Vec<String> = r
+        .keys
+        .iter()
+        .map(|k| k.text.replace(['[', ']'], ""))
+        .collect();
     out.extend(r.lines.iter().map(|l| {
         l.iter()
-            .map(|m| m.text.clone())
+            .map(|m| m.text.replace(['[', ']'], ""))
             .collect::<Vec<_>>()
             .join(" ")
     }));

@@ -857,9 +857,13 @@ fn parse_with(
     text: &str,
     d10: bool,
 ) -> Result<(Position, Vec<Step>), String> {
-    let inner = text
+    // Marks after the closing bracket (` +`, ` #`, ` =`, ` !`, ` ?`) are ignored.
+    let trimmed = match text.rfind(']') {
+        Some(end) if text[end + 1..].chars().all(|c| "+#=!? ".contains(c)) => &text[..=end],
+        _ => text,
+    };
+    let inner = trimmed
         .trim()
-        .trim_end_matches(['+', '#', '!', '?'])
         .strip_prefix('[')
         .and_then(|t| t.strip_suffix(']'))
         .ok_or_else(|| format!("'{text}': a combo is written in square brackets: [Bg2; g3]"))?;
@@ -1101,6 +1105,7 @@ mod tests {
             e.starts_with("step 2") && e.contains("already ended"),
             "{e}"
         );
+        assert!(parse(&pos, &r, "[Bg2; g3] + !").is_ok());
         let e = parse(&pos, &r, "Bg2; g3").unwrap_err();
         assert!(e.contains("square brackets"), "{e}");
         // A pawn never challenges diagonally: e2 cannot step onto d3/f3 own pieces.
