@@ -265,6 +265,10 @@ fn first_states(pos: &Position, us: Color) -> Vec<State> {
         .collect()
 }
 
+/// The walk's callback for a final position: its hash (opponent to move), a builder of
+/// the position (mover still to move), the parent state, the last step, the first square.
+type FinalFn<'a> = dyn FnMut(u64, &dyn Fn() -> Position, u32, Step, Square) -> ControlFlow<()> + 'a;
+
 /// Breadth-first walk over the combos of `us` in `pos`: calls `f` with the hash of each
 /// final position (opponent to move), a builder of that position (mover still to move),
 /// the index of the state it came from, the last step and the square of the first lifted
@@ -274,7 +278,7 @@ fn walk(
     us: Color,
     rules: &Rules,
     castle_ok: &mut dyn FnMut(usize) -> bool,
-    f: &mut dyn FnMut(u64, &dyn Fn() -> Position, u32, Step, Square) -> ControlFlow<()>,
+    f: &mut FinalFn,
 ) -> (Vec<State>, ControlFlow<()>) {
     let mut states = first_states(pos, us);
     states.reserve(128);
