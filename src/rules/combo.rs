@@ -1148,4 +1148,33 @@ mod tests {
         assert!(parse(&pos, &r, "[Ra8; Nc7]").is_ok());
         assert!(parse(&pos, &r, "[Ra8; Na1]").is_err());
     }
+
+    #[test]
+    fn castling_is_judged_in_the_combo_sense() {
+        let r = rules();
+        let castles = |fen: &str| {
+            let pos = Position::from_fen(fen).unwrap();
+            r.legal_moves(&pos)
+                .into_iter()
+                .filter(|(_, c)| c.board.kind_at(6) == Some(Kind::King))
+                .count()
+        };
+        // D10, worked by hand: f1 is not attacked orthodoxly (the black king shields the
+        // rook f8), but [Kf7-f8; Rf8-f1] reaches it, so no castling; 15 moves in all (Ke1:
+        // d1, d2, e2; Rh1: h2-h8, g1, f1; [Rh1-e1; K...]: d1, d2, e2).
+        assert_eq!(castles("5r2/5k2/8/8/8/8/8/4K2R w K - 0 1"), 0);
+        let pos = Position::from_fen("5r2/5k2/8/8/8/8/8/4K2R w K - 0 1").unwrap();
+        assert_eq!(r.legal_moves(&pos).len(), 15);
+        // With the rook on b8 nothing reaches e1, f1 or g1: O-O is a move.
+        assert_eq!(castles("1r6/5k2/8/8/8/8/8/4K2R w K - 0 1"), 1);
+        // An own knight on g1 is challenged by the castling king and goes on.
+        let pos = Position::from_fen("4k3/8/8/8/8/8/8/4K1NR w K - 0 1").unwrap();
+        let (after, steps) = parse(&pos, &r, "[O-O; Ne2]").unwrap();
+        assert_eq!(steps.len(), 2);
+        assert_eq!(after.to_fen(), "4k3/8/8/8/8/8/4N3/5RK1 b - - 0 1");
+        // Combo check without orthodox check: [Kf7-f8; Rf8-f1] also captures a king on f1.
+        let pos = Position::from_fen("5r2/5k2/8/8/8/8/8/5K2 w - - 0 1").unwrap();
+        assert!(!pos.in_check());
+        assert!(r.in_check(&pos));
+    }
 }
