@@ -318,7 +318,21 @@ fn perft_cmd(a: &PerftArgs) -> i32 {
         return EXIT_INPUT;
     };
     let rules = rules_for(cond, &pos);
-    if a.divide && a.depth > 0 {
+    if a.divide && a.depth > 0 && cond == Condition::Combo {
+        // Combos are printed from the walk's own paths (replaying each one would cost a
+        // generation per move), without check signs.
+        use crate::rules::combo;
+        let mut total = 0;
+        for (child, steps) in combo::moves_with_steps(&pos, &rules) {
+            if combo::can_capture_king(&child, child.side, &rules) {
+                continue;
+            }
+            let n = perft(&rules, &child, a.depth - 1);
+            total += n;
+            println!("{} {n}", combo::steps_text(&pos, &rules, &steps, true));
+        }
+        println!("Nodes searched: {total}");
+    } else if a.divide && a.depth > 0 {
         let mut total = 0;
         for (m, child) in rules.legal_moves(&pos) {
             let n = perft(&rules, &child, a.depth - 1);
