@@ -48,6 +48,18 @@ fn defended(pos: &Position, s: Square) -> Bitboard {
     piece_attacks(s, p.color, p.kind, board.occupied()) & own & !kings
 }
 
+/// What the piece on each square defends (see [`defended`]).
+pub(crate) type Defences = [Bitboard; 64];
+
+/// The defence relations of a position, per defender square.
+pub(crate) fn defences(pos: &Position) -> Defences {
+    let mut d = [0; 64];
+    for a in Squares(pos.board.occupied()) {
+        d[a as usize] = defended(pos, a);
+    }
+    d
+}
+
 /// Number of strength levels (see `piece::KindInfo::strength`).
 const LEVELS: usize = 32;
 
@@ -106,7 +118,7 @@ impl Cascade {
 /// stand on `moved`; calls `f` with each outcome (one per D8 choice sequence) and the
 /// transformations in firing order.
 pub(crate) fn cascade(
-    before: &Position,
+    before: &Defences,
     after: &Position,
     moved: Bitboard,
     rules: &Rules,
@@ -130,7 +142,7 @@ pub(crate) fn cascade(
             now
         } else {
             // The same piece stood on `a` before the move.
-            now & (moved | !defended(before, a))
+            now & (moved | !before[a as usize])
         };
         for b in (0..64u8).rev().filter(|&b| new & bb(b) != 0) {
             st.push(a, b, kind);
@@ -209,6 +221,7 @@ fn last_double(pos: &Position, m: Move, steps: &[kazan::Step]) -> Option<(Square
 /// the move, its final position, the chain steps and the transformations.
 fn each_move(
     pos: &Position,
+    before: &Defences,
     rules: &Rules,
     leader: Move,
     f: &mut impl FnMut(Move, &Position, &[kazan::Step], &[Transformation]) -> ControlFlow<()>,
@@ -224,7 +237,7 @@ fn each_move(
         // The en-passant right needs the two-step pawn to be a pawn after the cascade.
         let double = last_double(pos, m, steps);
         let mut index = 0u32;
-        cascade(pos, after, moved, rules, &mut |fin, done| {
+        cascade(before, after, moved, rules, &mut |fin, done| {
             let mut fin = *fin;
             let ep = match double {
                 Some((ep, at)) if fin.board.kind_at(at) == Some(Kind::Pawn) => ep,
@@ -257,8 +270,9 @@ where
     F: FnMut(Move, &Position) -> ControlFlow<()>,
 {
     let mut seen: Vec<u64> = Vec::new();
+    let before = defences(pos);
     orthodox::each_pseudo_legal(pos, rules, &mut |leader| {
-        each_move(pos, rules, leader, &mut |m, fin, _, _| {
+        each_move(pos, &before, rules, leader, &mut |m, fin, _, _| {
             if !orthodox::is_legal_child(fin) || seen.contains(&fin.hash) {
                 return ControlFlow::Continue(());
             }
@@ -283,7 +297,8 @@ pub fn replay(pos: &Position, rules: &Rules, m: Move) -> Option<Replay> {
         return None;
     }
     let mut out = None;
-    let _ = each_move(pos, rules, leader, &mut |x, fin, steps, done| {
+    let before = defences(pos);
+    let _ = each_move(pos, &before, rules, leader, &mut |x, fin, steps, done| {
         if x.chain == m.chain {
             out = Some(Replay {
                 position: *fin,
