@@ -781,3 +781,13 @@ fn error_unsupported_features() {
     let e = inp("BeginProblem\nStipulation #2\nPieces White Ke1 Black Ke8\n").unwrap_err();
     assert!(e.message.contains("no EndProblem"), "{e}");
 }
+
+#[test]
+fn tatarstan_chains_switched_off_by_option() {
+    let y = yaml("stipulation: \"#1\"\noptions: [Tatarstan NoChains]\nalgebraic:\n  white: [Kh3, Qe8, Se7]\n  black: [Kh7]\n").unwrap();
+    assert_eq!(y[0].condition, Condition::TatarstanNoChains);
+    let p = inp("BeginProblem\nStipulation #1\nCondition Tatarstan NoChains\nPieces\n  White Kh3 Qe8 Se7\n  Black Kh7\nEndProblem\n").unwrap();
+    assert_eq!(p[0].condition, Condition::TatarstanNoChains);
+    let y = yaml("stipulation: \"#1\"\ncondition: tatarstan\nalgebraic:\n  white: [Kh3, Qe8, Se7]\n  black: [Kh7]\n").unwrap();
+    assert_eq!(y[0].condition, Condition::Tatarstan);
+}
