@@ -284,25 +284,35 @@ fn walk(
     states.reserve(128);
     let mut seen = IdSet::with_capacity_and_hasher(1024, Default::default());
     seen.extend(states.iter().map(state_key));
-    let mut i = 0;
-    while i < states.len() {
-        let st = states[i];
-        let r = each_step(&st, us, rules, castle_ok, &mut |step, next| match next {
-            Next::End(hash, build) => f(hash, build, i as u32, step, st.root),
-            Next::Challenge(key, build) => {
-                if seen.insert(key) {
-                    let mut child = build();
-                    child.parent = i as u32;
-                    child.root = st.root;
-                    states.push(child);
+    // Level by level: the states of one level are read in place while the next level is
+    // collected apart (no copy of a state to expand it).
+    let mut start = 0;
+    let mut next: Vec<State> = Vec::new();
+    while start < states.len() {
+        let end = states.len();
+        let mut outcome = ControlFlow::Continue(());
+        for (i, st) in states.iter().enumerate().take(end).skip(start) {
+            outcome = each_step(st, us, rules, castle_ok, &mut |step, n| match n {
+                Next::End(hash, build) => f(hash, build, i as u32, step, st.root),
+                Next::Challenge(key, build) => {
+                    if seen.insert(key) {
+                        let mut child = build();
+                        child.parent = i as u32;
+                        child.root = st.root;
+                        next.push(child);
+                    }
+                    ControlFlow::Continue(())
                 }
-                ControlFlow::Continue(())
+            });
+            if outcome.is_break() {
+                break;
             }
-        });
-        if r.is_break() {
-            return (states, r);
         }
-        i += 1;
+        if outcome.is_break() {
+            return (states, outcome);
+        }
+        states.append(&mut next);
+        start = end;
     }
     (states, ControlFlow::Continue(()))
 }
