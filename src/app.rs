@@ -945,7 +945,6 @@ fn claim_cmd(a: &ClaimArgs) -> i32 {
 /// decided by the plain exhaustive walk, without the search's over-approximation.
 /// Exit 0 when the proof is right, 1 when it is wrong, 2 on unreadable input.
 fn verify_claim_cmd(a: &VerifyClaimArgs) -> i32 {
-    use crate::rules::combo;
     let name = a.proof.display().to_string();
     let text = if name == "-" {
         let mut s = String::new();
@@ -998,7 +997,6 @@ fn verify_claim_cmd(a: &VerifyClaimArgs) -> i32 {
     } else {
         verify_combo(&pos, &rules, &proof)
     };
-    let _ = combo::steps_text;
     match verdict {
         Ok(why) => {
             println!("proof verified: {why}");

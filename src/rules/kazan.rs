@@ -17,7 +17,7 @@
 //! (`play`, notation), so the move stays small.
 
 use super::{Rules, orthodox};
-use crate::core::bitboard::{KING, pawn_attacks};
+use crate::core::bitboard::KING;
 use crate::core::board::piece_attacks;
 use crate::core::{Bitboard, Kind, NO_SQUARE, Square, Squares, bb};
 use crate::moves::{Move, MoveKind};
@@ -70,7 +70,6 @@ fn followers(pos: &Position, mover: crate::core::Color, v: Square, moved: Bitboa
             out |= bb(s);
         }
     }
-    let _ = pawn_attacks;
     out
 }
 
