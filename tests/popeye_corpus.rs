@@ -4,7 +4,9 @@
 //!
 //! `corpus_light` runs every problem Popeye solves in at most 0.5 s of CPU (and that does
 //! not need Popeye's intelligent mode); `corpus_heavy` (ignored, run with
-//! `cargo test --release --test popeye_corpus -- --ignored`) runs the rest.
+//! `HEAVY_LIMIT=45 cargo test --release --test popeye_corpus -- --ignored --nocapture`) runs
+//! the rest, each problem stopped after HEAVY_LIMIT seconds (default 45): it prints how many
+//! match, how many stopped at the limit, and fails when any finished problem differs.
 
 use chainmate::output::notation::Style;
 use chainmate::output::text::{twin_header, twin_text};
@@ -40,10 +42,11 @@ fn index() -> Vec<Entry> {
 
 /// Solves one corpus problem and returns the differences with Popeye's output.
 fn compare(name: &str) -> Vec<String> {
-    compare_in(DATA, name)
+    compare_in(DATA, name, None).expect("no time limit")
 }
 
-fn compare_in(dir: &str, name: &str) -> Vec<String> {
+/// The differences with Popeye's output, or `None` when the search stopped at `limit`.
+fn compare_in(dir: &str, name: &str, limit: Option<std::time::Duration>) -> Option<Vec<String>> {
     let inp = format!("{dir}/{name}.inp");
     let expected = std::fs::read_to_string(format!("{dir}/{name}.out")).expect("expected output");
     let problems = load_file(Path::new(&inp)).unwrap_or_else(|e| panic!("{e}"));
@@ -60,13 +63,26 @@ fn compare_in(dir: &str, name: &str) -> Vec<String> {
                 hash_mb: 32,
                 ..Settings::default()
             };
+            let (done, wait) = std::sync::mpsc::channel::<()>();
+            if let Some(limit) = limit {
+                let stop = settings.stop.clone();
+                std::thread::spawn(move || {
+                    if wait.recv_timeout(limit).is_err() {
+                        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+                    }
+                });
+            }
             let r = solve_twin(&t, &rules, &settings);
+            let _ = done.send(());
+            if limit.is_some() && !r.complete {
+                return None;
+            }
             assert!(r.complete, "{name}: search incomplete");
             got.push_str(&twin_header(&t));
             got.push_str(&twin_text(&r, Style::Long));
         }
     }
-    diff(&parse(&expected), &parse(&got))
+    Some(diff(&parse(&expected), &parse(&got)))
 }
 
 fn run(select: impl Fn(&Entry) -> bool) {
@@ -104,7 +120,27 @@ fn corpus_light() {
 #[test]
 #[ignore]
 fn corpus_heavy() {
-    run(|e| !light(e));
+    let limit: u64 = std::env::var("HEAVY_LIMIT")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(45);
+    let limit = std::time::Duration::from_secs(limit);
+    let (mut matched, mut stopped, mut differ) = (0, vec![], vec![]);
+    for e in index().into_iter().filter(|e| !light(e)) {
+        match compare_in(DATA, &e.name, Some(limit)) {
+            None => stopped.push(e.name.clone()),
+            Some(d) if d.is_empty() => matched += 1,
+            Some(d) => differ.push(format!("{}:\n  {}", e.name, d.join("\n  "))),
+        }
+    }
+    println!(
+        "heavy corpus, {} s per problem: {matched} match, {} stopped at the limit ({}), {} differ",
+        limit.as_secs(),
+        stopped.len(),
+        stopped.join(", "),
+        differ.len()
+    );
+    assert!(differ.is_empty(), "{}", differ.join("\n"));
 }
 
 /// Extra cases (en passant in help play, twins, ...) with Popeye's output beside them.
@@ -121,7 +157,7 @@ fn extra_cases() {
     names.sort();
     assert!(!names.is_empty());
     for n in names {
-        let d = compare_in(dir, &n);
+        let d = compare_in(dir, &n, None).expect("no time limit");
         assert!(d.is_empty(), "{n}:\n{}", d.join("\n"));
     }
 }
