@@ -51,6 +51,24 @@ fn solutions(path: &Path, orthodox: bool) -> Vec<String> {
     out
 }
 
+/// Runs chainmate with `args` and the file, checks that stdout is the committed `.out`
+/// beside it, and returns the exit code.
+fn prints_the_committed_output(f: &Path, args: &[&str]) -> Option<i32> {
+    let out = Command::new(env!("CARGO_BIN_EXE_chainmate"))
+        .args(args)
+        .arg(f)
+        .output()
+        .unwrap();
+    let expected = std::fs::read_to_string(f.with_extension("out")).unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        expected,
+        "{}",
+        f.display()
+    );
+    out.status.code()
+}
+
 fn check_dir(dir: &str, condition: Condition) {
     check_dir_any(dir, &[condition]);
 }
@@ -61,17 +79,7 @@ fn check_dir_any(dir: &str, conditions: &[Condition]) {
     for f in files {
         let p = &load_file(&f).unwrap()[0];
         assert!(conditions.contains(&p.condition), "{}", f.display());
-        let out = Command::new(env!("CARGO_BIN_EXE_chainmate"))
-            .args(["solve", "-q", "--no-board", f.to_str().unwrap()])
-            .output()
-            .unwrap();
-        let expected = std::fs::read_to_string(f.with_extension("out")).unwrap();
-        assert_eq!(
-            String::from_utf8_lossy(&out.stdout),
-            expected,
-            "{}",
-            f.display()
-        );
+        prints_the_committed_output(&f, &["solve", "-q", "--no-board"]);
         let with = solutions(&f, false);
         let without = solutions(&f, true);
         assert!(
@@ -116,28 +124,11 @@ fn combo_problems() {
 /// JSON proof passes `verify-claim`.
 #[test]
 fn combo_claims() {
-    let dir = format!("{}/problems/combo/claims", env!("CARGO_MANIFEST_DIR"));
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
-        .collect();
-    files.sort();
+    let files = problems("combo/claims");
     assert!(files.len() >= 2, "a claim that holds and one that fails");
     let mut codes = vec![];
     for f in files {
-        let out = Command::new(env!("CARGO_BIN_EXE_chainmate"))
-            .args(["claim", f.to_str().unwrap()])
-            .output()
-            .unwrap();
-        let expected = std::fs::read_to_string(f.with_extension("out")).unwrap();
-        assert_eq!(
-            String::from_utf8_lossy(&out.stdout),
-            expected,
-            "{}",
-            f.display()
-        );
-        codes.push(out.status.code());
+        codes.push(prints_the_committed_output(&f, &["claim"]));
         let json = Command::new(env!("CARGO_BIN_EXE_chainmate"))
             .args(["claim", "--format", "json", f.to_str().unwrap()])
             .output()

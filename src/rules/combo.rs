@@ -352,16 +352,33 @@ fn can_capture(pos: &Position, by: Color, target: Square, rules: &Rules) -> bool
     if !may_reach(pos, by, target) {
         return false;
     }
-    let mut hit = false;
-    let _ = walk(pos, by, rules, &mut |_| true, &mut |_, _, _, step, _| {
-        if step.capture && step.to == target {
-            hit = true;
-            ControlFlow::Break(())
-        } else {
-            ControlFlow::Continue(())
-        }
-    });
-    hit
+    capture_walk(pos, by, target, rules).is_some()
+}
+
+/// The plain exhaustive walk for a combo of `by` that captures on `target` (castling needs
+/// only its structural conditions): the walk's states, the capturing step and its parent.
+fn capture_walk(
+    pos: &Position,
+    by: Color,
+    target: Square,
+    rules: &Rules,
+) -> Option<(Vec<State>, u32, Step)> {
+    let mut hit = None;
+    let (states, _) = walk(
+        pos,
+        by,
+        rules,
+        &mut |_| true,
+        &mut |_, _, parent, step, _| {
+            if step.capture && step.to == target {
+                hit = Some((parent, step));
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        },
+    );
+    hit.map(|(parent, step)| (states, parent, step))
 }
 
 /// Squares a piece of `kind` and colour `us` in hand on `t` may step to (captures and
@@ -563,6 +580,12 @@ fn castling_safe(pos: &Position, rules: &Rules, wing: usize) -> bool {
     })
 }
 
+/// The D10 test of each wing, computed at most once for `pos`.
+fn castling_cache<'a>(pos: &'a Position, rules: &'a Rules) -> impl FnMut(usize) -> bool + 'a {
+    let mut safe: [Option<bool>; 2] = [None, None];
+    move |wing| *safe[wing].get_or_insert_with(|| castling_safe(pos, rules, wing))
+}
+
 /// Walks the combos of the side to move, numbering the distinct final positions in the
 /// documented order: calls `f` with the move, the position after it (opponent to move),
 /// the state it came from and the last step.
@@ -572,9 +595,7 @@ fn each_combo(
     f: &mut dyn FnMut(Move, &Position, u32, Step) -> ControlFlow<()>,
 ) -> (Vec<State>, ControlFlow<()>) {
     let us = pos.side;
-    let mut safe: [Option<bool>; 2] = [None, None];
-    let mut castle_ok =
-        |wing: usize| *safe[wing].get_or_insert_with(|| castling_safe(pos, rules, wing));
+    let mut castle_ok = castling_cache(pos, rules);
     let mut finals = IdSet::with_capacity_and_hasher(1024, Default::default());
     let mut number: u32 = 0;
     walk(
@@ -628,15 +649,6 @@ where
         }
     })
     .1
-}
-
-/// Every combo move, legal or not (game semantics), with its result and whether it leaves
-/// the own king capturable.
-pub fn for_each_move<F>(pos: &Position, rules: &Rules, mut f: F) -> ControlFlow<()>
-where
-    F: FnMut(Move, &Position) -> ControlFlow<()>,
-{
-    each_combo(pos, rules, &mut |m, child, _, _| f(m, child)).1
 }
 
 /// Replays a move: the position after it and its steps, or `None` when it does not fit
@@ -886,9 +898,8 @@ fn parse_with(
         return Err(format!("'{text}': empty step"));
     }
     let us = pos.side;
-    let mut safe: [Option<bool>; 2] = [None, None];
-    let mut castle_ok =
-        |wing: usize| !d10 || *safe[wing].get_or_insert_with(|| castling_safe(pos, rules, wing));
+    let mut d10_ok = castling_cache(pos, rules);
+    let mut castle_ok = |wing: usize| !d10 || d10_ok(wing);
     let mut steps: Vec<Step> = vec![];
     let mut state: Option<State> = None;
     let mut fin: Option<Position> = None;
@@ -999,22 +1010,7 @@ pub fn king_capture(pos: &Position, by: Color, rules: &Rules) -> Option<Vec<Step
     if k == NO_SQUARE {
         return None;
     }
-    let mut hit = None;
-    let (states, _) = walk(
-        pos,
-        by,
-        rules,
-        &mut |_| true,
-        &mut |_, _, parent, step, _| {
-            if step.capture && step.to == k {
-                hit = Some((parent, step));
-                ControlFlow::Break(())
-            } else {
-                ControlFlow::Continue(())
-            }
-        },
-    );
-    let (parent, step) = hit?;
+    let (states, parent, step) = capture_walk(pos, by, k, rules)?;
     let mut steps = path(&states, parent);
     steps.push(step);
     Some(steps)
