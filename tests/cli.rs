@@ -387,6 +387,21 @@ fn combo_replay_claim_and_proof() {
         out.contains("in combo check: black can play [Qxg1]"),
         "{out}"
     );
+    // --side black: Black claims in a position given with White to move.
+    let (code, out, _) = chainmate(&[
+        "claim",
+        "--condition",
+        "combo",
+        "--side",
+        "black",
+        "--fen",
+        "k7/8/1QK5/8/8/8/8/8 w - - 0 1",
+    ]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("black is not in combo check") && out.contains("[Kb8] [Qxb8]"),
+        "{out}"
+    );
     let (code, _, err) = chainmate(&["verify-claim", &file("junk.json", "{\"fen\": 3}")]);
     assert_eq!(code, 2, "{err}");
 }
