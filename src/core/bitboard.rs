@@ -147,14 +147,37 @@ pub fn bishop_attacks(s: Square, occ: Bitboard) -> Bitboard {
 }
 
 /// Squares strictly between two squares on a common line (empty otherwise).
+#[inline]
 pub fn between(a: Square, b: Square) -> Bitboard {
-    for d in 0..8 {
-        if RAYS[d][a as usize] & bb(b) != 0 {
-            return RAYS[d][a as usize] & !RAYS[d][b as usize] & !bb(b);
+    BETWEEN[a as usize][b as usize]
+}
+
+const fn between_slow(a: usize, b: usize) -> Bitboard {
+    let mut d = 0;
+    while d < 8 {
+        if RAYS[d][a] & (1u64 << b) != 0 {
+            return RAYS[d][a] & !RAYS[d][b] & !(1u64 << b);
         }
+        d += 1;
     }
     0
 }
+
+const fn between_table() -> [[Bitboard; 64]; 64] {
+    let mut t = [[0; 64]; 64];
+    let mut a = 0;
+    while a < 64 {
+        let mut b = 0;
+        while b < 64 {
+            t[a][b] = between_slow(a, b);
+            b += 1;
+        }
+        a += 1;
+    }
+    t
+}
+
+static BETWEEN: [[Bitboard; 64]; 64] = between_table();
 
 /// Nightrider lines: for each square and each of the 8 knight directions, the squares
 /// reached by repeated knight steps (at most 3 on an 8x8 board), in order.
@@ -212,25 +235,50 @@ pub fn nightrider_attacks(s: Square, occ: Bitboard) -> Bitboard {
 }
 
 /// Squares strictly between two squares on a common bishop, rook or nightrider line.
+#[inline]
 pub fn line_between(a: Square, b: Square) -> Bitboard {
-    let o = between(a, b);
+    LINE_BETWEEN[a as usize][b as usize]
+}
+
+const fn line_between_slow(a: usize, b: usize) -> Bitboard {
+    let o = between_slow(a, b);
     if o != 0 {
         return o;
     }
     let lines = &NIGHT_LINES;
-    for d in 0..8 {
-        let n = lines.len[a as usize][d] as usize;
+    let mut d = 0;
+    while d < 8 {
+        let n = lines.len[a][d] as usize;
         let mut acc = 0;
-        for i in 0..n {
-            let t = lines.sq[a as usize][d][i];
-            if t == b {
+        let mut i = 0;
+        while i < n {
+            let t = lines.sq[a][d][i];
+            if t as usize == b {
                 return acc;
             }
-            acc |= bb(t);
+            acc |= 1u64 << t;
+            i += 1;
         }
+        d += 1;
     }
     0
 }
+
+const fn line_between_table() -> [[Bitboard; 64]; 64] {
+    let mut t = [[0; 64]; 64];
+    let mut a = 0;
+    while a < 64 {
+        let mut b = 0;
+        while b < 64 {
+            t[a][b] = line_between_slow(a, b);
+            b += 1;
+        }
+        a += 1;
+    }
+    t
+}
+
+static LINE_BETWEEN: [[Bitboard; 64]; 64] = line_between_table();
 
 /// Pawn attack squares of colour `c` from `s`.
 #[inline]

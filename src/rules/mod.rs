@@ -8,9 +8,9 @@ pub mod pocket;
 pub mod tatarstan;
 pub mod teleport;
 
-use crate::core::Kind;
 use crate::core::piece::{ALL_KINDS, ORTHODOX_PROMOTIONS};
-use crate::moves::{Move, MoveList};
+use crate::core::{Kind, NO_SQUARE, bb};
+use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::Position;
 use std::ops::ControlFlow;
 
@@ -202,6 +202,34 @@ impl Rules {
             | Condition::TatarstanNoChains => self
                 .for_each_legal(pos, |_, _| ControlFlow::Break(()))
                 .is_break(),
+        }
+    }
+
+    /// Calls `f` with each legal move that could stalemate the other side (every such move
+    /// is among them; others may be too), with the position after it.
+    #[inline]
+    pub fn for_each_stalemate_candidate<F>(&self, pos: &Position, mut f: F) -> ControlFlow<()>
+    where
+        F: FnMut(Move, &Position) -> ControlFlow<()>,
+    {
+        match self.condition {
+            Condition::Orthodox => {
+                let land = orthodox::stalemate_landing(pos, self);
+                if land == 0 && pos.ep == NO_SQUARE && pos.castling == 0 {
+                    return ControlFlow::Continue(());
+                }
+                orthodox::each_legal_unplayed(pos, self, &mut |m| {
+                    if land & bb(m.to) != 0
+                        || m.kind == MoveKind::Castle
+                        || m.kind == MoveKind::EnPassant
+                    {
+                        f(m, &pos.make(m))
+                    } else {
+                        ControlFlow::Continue(())
+                    }
+                })
+            }
+            _ => self.for_each_legal(pos, f),
         }
     }
 

@@ -445,6 +445,64 @@ pub fn is_legal_child(child: &Position) -> bool {
     !child.mover_king_attacked()
 }
 
+/// Where a stalemating move of the side to move must land, as a square set (castling and
+/// en passant are not covered by it and must always be tried); `!0` when nothing is known.
+///
+/// A quiet move `m` of the other side, by a piece that stands on no bishop, rook or
+/// nightrider line through its own king, stays legal after any move of ours that does not
+/// land on the moving piece, on a square it passes, or (pawn push) on its target: our move
+/// can only add a blocker where it lands, it cannot pin that piece (the piece is not on a
+/// line through its king), and a move that checks is no stalemate anyway. So a stalemating
+/// move lands in the intersection of those square sets over every such quiet move.
+pub fn stalemate_landing(pos: &Position, rules: &Rules) -> Bitboard {
+    let us = pos.side;
+    let them = us.flip();
+    let board = &pos.board;
+    let occ = board.occupied();
+    let theirs = board.by_color[them.idx()];
+    let ksq = pos.king(them);
+    // Lines on which one of our riders could pin after our move.
+    let mut lines = if ksq == NO_SQUARE {
+        0
+    } else {
+        rook_attacks(ksq, 0) | bishop_attacks(ksq, 0)
+    };
+    let night_possible = board.part(NIGHT_IDX, us) != 0
+        || rules
+            .promotions()
+            .iter()
+            .any(|k| k.parts() & crate::core::piece::part::NIGHT != 0);
+    if ksq != NO_SQUARE && night_possible {
+        lines |= nightrider_attacks(ksq, 0);
+    }
+    let fwd = them.forward();
+    let mut land: Bitboard = !0;
+    for from in Squares(theirs & !lines) {
+        if from == ksq {
+            continue;
+        }
+        let kind = board.kind_at(from).expect("their square is occupied");
+        if kind == Kind::Pawn {
+            let rel = them.relative_rank(from);
+            if rel == 7 {
+                continue;
+            }
+            let one = (from as i8 + fwd) as u8;
+            if occ & bb(one) == 0 {
+                land &= bb(from) | bb(one);
+            }
+            continue;
+        }
+        for to in Squares(piece_attacks(from, them, kind, occ) & !occ) {
+            land &= bb(from) | line_between(from, to);
+        }
+        if land == 0 {
+            break;
+        }
+    }
+    land
+}
+
 #[cfg(test)]
 mod tests {
     use crate::core::parse_square as sq;

@@ -6,4 +6,5 @@ pub mod tree;
 pub mod tt;
 
 pub use stipulation::{Goal, Play, Stipulation};
+pub mod reach;
 pub mod result;

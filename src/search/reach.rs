@@ -1,0 +1,311 @@
+//! A cheap, sound cut for help and series play aiming at mate or stalemate (orthodox
+//! movement only): a relaxed picture of the final position, on an empty board.
+//!
+//! In the final position the losing side's king stands on some square `k` it can reach
+//! with the moves it has left; every square next to `k` is either held by one of its own
+//! pieces or attacked by the winning side, and for mate `k` itself is attacked. Ignoring
+//! every other piece (so riders are never blocked, pawns may step diagonally as if they
+//! captured, every pawn may promote to every promotion piece) and letting each piece use
+//! all the moves its side has left, the sets "squares a piece can occupy within d moves"
+//! and "squares it can attack within d moves" only grow. When even these generous sets
+//! leave no square `k` that works, no play of that length reaches the goal.
+//!
+//! Castling moves the king two squares and a rook at once, so the cut is skipped while any
+//! castling right remains. Fairy pieces are covered: a compound's distances come from the
+//! union of its parts' moves.
+
+use crate::core::bitboard::{KING, pawn_attacks};
+use crate::core::board::piece_attacks;
+use crate::core::piece::{ALL_KINDS, KIND_COUNT};
+use crate::core::{Bitboard, Color, Kind, NO_SQUARE, Squares, bb};
+use crate::position::Position;
+
+/// Distances 0..=MAX_D are tabled; a budget above it skips the cut.
+const MAX_D: usize = 15;
+type Within = [[Bitboard; MAX_D + 1]; 64];
+
+pub struct Reach {
+    /// [colour][kind][from][d]: squares the piece can stand on after at most d moves.
+    occupy: Vec<Within>,
+    /// [colour][kind][from][d]: squares the piece can attack after at most d moves.
+    attack: Vec<Within>,
+    /// [from][d]: king steps.
+    ball: Within,
+}
+
+fn idx(c: Color, k: Kind) -> usize {
+    c.idx() * KIND_COUNT + k as usize
+}
+
+/// Breadth-first distances on an empty board for a non-pawn kind.
+fn piece_dist(k: Kind, from: usize) -> [u8; 64] {
+    let mut d = [u8::MAX; 64];
+    d[from] = 0;
+    let mut frontier = bb(from as u8);
+    let mut seen = frontier;
+    let mut step = 0u8;
+    while frontier != 0 {
+        step += 1;
+        let mut next = 0;
+        for s in Squares(frontier) {
+            next |= piece_attacks(s, Color::White, k, 0);
+        }
+        next &= !seen;
+        for s in Squares(next) {
+            d[s as usize] = step;
+        }
+        seen |= next;
+        frontier = next;
+    }
+    d
+}
+
+/// Pawn distances (as a pawn) on an empty board: one step forward or diagonally forward,
+/// two from the second rank; a pawn stops on its last rank (it promotes there).
+fn pawn_dist(c: Color, from: usize) -> [u8; 64] {
+    let mut d = [u8::MAX; 64];
+    d[from] = 0;
+    let fwd = c.forward();
+    let mut frontier = bb(from as u8);
+    let mut seen = frontier;
+    let mut step = 0u8;
+    while frontier != 0 {
+        step += 1;
+        let mut next = 0;
+        for s in Squares(frontier) {
+            let rel = c.relative_rank(s);
+            if rel == 7 {
+                continue;
+            }
+            let one = (s as i8 + fwd) as u8;
+            next |= bb(one) | pawn_attacks(c, s);
+            if rel == 1 {
+                next |= bb((one as i8 + fwd) as u8);
+            }
+        }
+        next &= !seen;
+        for s in Squares(next) {
+            d[s as usize] = step;
+        }
+        seen |= next;
+        frontier = next;
+    }
+    d
+}
+
+fn within(d: &[u8; 64]) -> [Bitboard; MAX_D + 1] {
+    let mut occ = [0; MAX_D + 1];
+    for s in 0..64u8 {
+        let ds = d[s as usize] as usize;
+        if ds <= MAX_D {
+            occ[ds] |= bb(s);
+        }
+    }
+    for i in 1..=MAX_D {
+        occ[i] |= occ[i - 1];
+    }
+    occ
+}
+
+fn attack_within(d: &[u8; 64], attacks: impl Fn(u8) -> Bitboard) -> [Bitboard; MAX_D + 1] {
+    let mut att = [0; MAX_D + 1];
+    for s in 0..64u8 {
+        let ds = d[s as usize] as usize;
+        if ds <= MAX_D {
+            att[ds] |= attacks(s);
+        }
+    }
+    for i in 1..=MAX_D {
+        att[i] |= att[i - 1];
+    }
+    att
+}
+
+impl Reach {
+    /// Tables for the given promotion choices.
+    pub fn new(promotions: &[Kind]) -> Reach {
+        let n = 2 * KIND_COUNT;
+        let mut occupy = vec![[[0; MAX_D + 1]; 64]; n];
+        let mut attack = vec![[[0; MAX_D + 1]; 64]; n];
+        for &k in ALL_KINDS.iter().filter(|&&k| k != Kind::Pawn) {
+            for from in 0..64 {
+                let d = piece_dist(k, from);
+                let occ = within(&d);
+                let att = attack_within(&d, |s| piece_attacks(s, Color::White, k, 0));
+                for c in [Color::White, Color::Black] {
+                    occupy[idx(c, k)][from] = occ;
+                    attack[idx(c, k)][from] = att;
+                }
+            }
+        }
+        for c in [Color::White, Color::Black] {
+            for from in 0..64 {
+                let d = pawn_dist(c, from);
+                let mut occ = within(&d);
+                let mut att = attack_within(&d, |s| {
+                    if c.relative_rank(s) == 7 {
+                        0
+                    } else {
+                        pawn_attacks(c, s)
+                    }
+                });
+                // Promotion on q after d[q] moves, then the new piece's moves.
+                for q in 0..64usize {
+                    let dq = d[q] as usize;
+                    if c.relative_rank(q as u8) != 7 || dq > MAX_D {
+                        continue;
+                    }
+                    for &k in promotions {
+                        let po = &occupy[idx(c, k)][q];
+                        let pa = &attack[idx(c, k)][q];
+                        for i in dq..=MAX_D {
+                            occ[i] |= po[i - dq];
+                            att[i] |= pa[i - dq];
+                        }
+                    }
+                }
+                occupy[idx(c, Kind::Pawn)][from] = occ;
+                attack[idx(c, Kind::Pawn)][from] = att;
+            }
+        }
+        let mut ball = [[0; MAX_D + 1]; 64];
+        for (from, b) in ball.iter_mut().enumerate() {
+            let d = piece_dist(Kind::King, from);
+            *b = within(&d);
+        }
+        Reach {
+            occupy,
+            attack,
+            ball,
+        }
+    }
+
+    /// Can the goal (mate when `mate`, else stalemate) be reached against `loser`, with
+    /// `win_moves` moves left for the other side and `lose_moves` for the loser? `false`
+    /// only when it certainly cannot.
+    pub fn goal_possible(
+        &self,
+        pos: &Position,
+        loser: Color,
+        win_moves: u32,
+        lose_moves: u32,
+        mate: bool,
+    ) -> bool {
+        let (w, l) = (win_moves as usize, lose_moves as usize);
+        if w > MAX_D || l > MAX_D || pos.castling != 0 {
+            return true;
+        }
+        let ksq = pos.king(loser);
+        if ksq == NO_SQUARE {
+            return true;
+        }
+        let board = &pos.board;
+        let winner = loser.flip();
+        let mut guarded: Bitboard = 0;
+        for s in Squares(board.by_color[winner.idx()]) {
+            let k = board.kind_at(s).expect("occupied");
+            guarded |= self.attack[idx(winner, k)][s as usize][w];
+        }
+        // layers[d]: squares some piece of the loser (not the king) can hold within d moves.
+        let mut layers = [0; MAX_D + 1];
+        let mut pieces = 0;
+        for s in Squares(board.by_color[loser.idx()] & !bb(ksq)) {
+            let k = board.kind_at(s).expect("occupied");
+            let t = &self.occupy[idx(loser, k)][s as usize];
+            for (d, layer) in layers.iter_mut().enumerate().take(l + 1) {
+                *layer |= t[d];
+            }
+            pieces += 1;
+        }
+        let held = layers[l];
+        let open = !(guarded | held);
+        // Squares next to an open square.
+        let mut bad: Bitboard = 0;
+        for s in Squares(open) {
+            bad |= KING[s as usize];
+        }
+        let mut ok = self.ball[ksq as usize][l] & !bad;
+        if mate {
+            ok &= guarded;
+        }
+        if ok == 0 {
+            return false;
+        }
+        // The loser's moves are shared: the king's walk to `k` plus, for every flight the
+        // winner cannot attack, the moves of a distinct own piece to hold it. Each flight
+        // costs at least its nearest piece's distance.
+        let mut dist = [0u8; 64];
+        for d in 1..=l {
+            for s in Squares(layers[d] & !layers[d - 1]) {
+                dist[s as usize] = d as u8;
+            }
+        }
+        for k in Squares(ok) {
+            let walk = (0..=l)
+                .find(|&d| self.ball[ksq as usize][d] & bb(k) != 0)
+                .expect("k is within the king's reach");
+            let flights = KING[k as usize] & !guarded;
+            if flights.count_ones() > pieces {
+                continue;
+            }
+            let cost: usize = walk
+                + Squares(flights)
+                    .map(|s| dist[s as usize] as usize)
+                    .sum::<usize>();
+            if cost <= l {
+                return true;
+            }
+        }
+        false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::piece::ORTHODOX_PROMOTIONS;
+
+    fn sq(s: &str) -> usize {
+        crate::core::parse_square(s).unwrap() as usize
+    }
+
+    #[test]
+    fn distances_on_an_empty_board() {
+        let r = Reach::new(&ORTHODOX_PROMOTIONS);
+        let kn = &r.occupy[idx(Color::White, Kind::Knight)][sq("a1")];
+        assert_eq!(kn[0], bb(sq("a1") as u8));
+        assert!(kn[1] & bb(sq("b3") as u8) != 0);
+        assert!(kn[1] & bb(sq("b2") as u8) == 0);
+        // a1-b2 takes the knight four moves.
+        assert!(kn[3] & bb(sq("b2") as u8) == 0);
+        assert!(kn[4] & bb(sq("b2") as u8) != 0);
+        // A bishop never reaches the other colour.
+        let b = &r.attack[idx(Color::Black, Kind::Bishop)][sq("c1")];
+        assert!(b[MAX_D] & bb(sq("c2") as u8) == 0);
+        // A white pawn on b7 attacks f8... after promoting (b8=Q, then one move).
+        let p = &r.attack[idx(Color::White, Kind::Pawn)][sq("b7")];
+        assert!(p[0] & bb(sq("a8") as u8) != 0);
+        assert!(p[1] & bb(sq("f4") as u8) != 0);
+        assert!(p[0] & bb(sq("f4") as u8) == 0);
+        // A black pawn on e2 occupies e1, d1 and f1 in one move and nothing behind it.
+        let bp = &r.occupy[idx(Color::Black, Kind::Pawn)][sq("e2")];
+        assert_eq!(
+            bp[1],
+            bb(sq("e2") as u8) | bb(sq("e1") as u8) | bb(sq("d1") as u8) | bb(sq("f1") as u8)
+        );
+        assert!(bp[5] & bb(sq("e3") as u8) != 0);
+        // The king ball.
+        assert_eq!(r.ball[sq("a1")][1].count_ones(), 4);
+    }
+
+    /// The king that stays where it is walks no moves: here Black's last series move
+    /// (Sd6-b5) fills the king's last open flight, and Sf2-e4 mates.
+    #[test]
+    fn a_king_that_stays_costs_nothing() {
+        let r = Reach::new(&ORTHODOX_PROMOTIONS);
+        let pos = Position::from_fen("8/8/1qbn3K/2kr4/1rpn4/8/5N2/8 b - - 0 1").unwrap();
+        assert!(r.goal_possible(&pos, Color::Black, 1, 1, true));
+        // With no move left, the open flight b5 stays open.
+        assert!(!r.goal_possible(&pos, Color::Black, 1, 0, true));
+    }
+}
