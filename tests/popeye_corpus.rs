@@ -8,6 +8,7 @@
 //! the rest, each problem stopped after HEAVY_LIMIT seconds (default 45) and solved with the
 //! command line's default 256 MB table: it prints how many match, how many stopped at the
 //! limit, and fails when any finished problem differs. HEAVY_ONLY=a,b runs only those.
+//! Like the command line, it uses every core.
 
 use chainmate::output::notation::Style;
 use chainmate::output::text::{twin_header, twin_text};
@@ -43,13 +44,14 @@ fn index() -> Vec<Entry> {
 
 /// Solves one corpus problem and returns the differences with Popeye's output.
 fn compare(name: &str) -> Vec<String> {
-    compare_in(DATA, name, None, 32).expect("no time limit")
+    compare_in(DATA, name, 1, None, 32).expect("no time limit")
 }
 
 /// The differences with Popeye's output, or `None` when the search stopped at `limit`.
 fn compare_in(
     dir: &str,
     name: &str,
+    threads: usize,
     limit: Option<std::time::Duration>,
     hash_mb: usize,
 ) -> Option<Vec<String>> {
@@ -65,7 +67,7 @@ fn compare_in(
             let rules = Rules::new(t.condition).with_fairy_promotions(kinds);
             let settings = Settings {
                 options: p.options.clone(),
-                threads: 1,
+                threads,
                 hash_mb,
                 ..Settings::default()
             };
@@ -140,8 +142,8 @@ fn corpus_heavy() {
         .into_iter()
         .filter(|e| !light(e) && (only.is_empty() || only.contains(&e.name)))
     {
-        // The command line's default table size (256 MB), as a user solves them.
-        match compare_in(DATA, &e.name, Some(limit), 256) {
+        // The command line's defaults (256 MB table, every core), as a user solves them.
+        match compare_in(DATA, &e.name, 0, Some(limit), 256) {
             None => stopped.push(e.name.clone()),
             Some(d) if d.is_empty() => matched += 1,
             Some(d) => differ.push(format!("{}:\n  {}", e.name, d.join("\n  "))),
@@ -171,7 +173,7 @@ fn extra_cases() {
     names.sort();
     assert!(!names.is_empty());
     for n in names {
-        let d = compare_in(dir, &n, None, 32).expect("no time limit");
+        let d = compare_in(dir, &n, 1, None, 32).expect("no time limit");
         assert!(d.is_empty(), "{n}:\n{}", d.join("\n"));
     }
 }

@@ -121,6 +121,16 @@ fn attack_within(d: &[u8; 64], attacks: impl Fn(u8) -> Bitboard) -> [Bitboard; M
     att
 }
 
+/// Every square a king step away from some square of `b`.
+#[inline]
+fn king_spread(b: Bitboard) -> Bitboard {
+    const NOT_A: Bitboard = !0x0101_0101_0101_0101;
+    const NOT_H: Bitboard = !0x8080_8080_8080_8080;
+    let side = ((b << 1) & NOT_A) | ((b >> 1) & NOT_H);
+    let row = b | side;
+    side | (row << 8) | (row >> 8)
+}
+
 impl Reach {
     /// Tables for the given promotion choices.
     pub fn new(promotions: &[Kind]) -> Reach {
@@ -220,10 +230,7 @@ impl Reach {
         let held = layers[l];
         let open = !(guarded | held);
         // Squares next to an open square.
-        let mut bad: Bitboard = 0;
-        for s in Squares(open) {
-            bad |= KING[s as usize];
-        }
+        let bad = king_spread(open);
         let mut ok = self.ball[ksq as usize][l] & !bad;
         if mate {
             ok &= guarded;
@@ -307,5 +314,18 @@ mod tests {
         assert!(r.goal_possible(&pos, Color::Black, 1, 1, true));
         // With no move left, the open flight b5 stays open.
         assert!(!r.goal_possible(&pos, Color::Black, 1, 0, true));
+    }
+
+    #[test]
+    fn king_spread_is_the_union_of_king_steps() {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..200 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let b = x & (x >> 3);
+            let want = Squares(b).fold(0, |a, s| a | KING[s as usize]);
+            assert_eq!(king_spread(b), want);
+        }
     }
 }
