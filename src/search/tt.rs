@@ -137,32 +137,69 @@ impl Tt {
         n.max(1024)
     }
 
+    /// The two entries of a key's bucket: the first keeps the deepest facts, the second
+    /// takes whatever comes (so long searches keep their expensive results while cheap
+    /// ones still get stored).
+    #[inline]
+    fn bucket(&self, key: u64) -> &[[AtomicU64; 2]] {
+        let i = key as usize & self.mask & !1;
+        &self.slots[i..i + 2]
+    }
+
+    #[inline]
+    fn read(e: &[AtomicU64; 2], key: u64) -> Option<Facts> {
+        let k = e[0].load(Ordering::Relaxed);
+        let d = e[1].load(Ordering::Relaxed);
+        (k ^ d == key).then(|| Facts::unpack(d))
+    }
+
+    #[inline]
+    fn write(e: &[AtomicU64; 2], key: u64, facts: Facts) {
+        let d = facts.pack();
+        e[0].store(key ^ d, Ordering::Relaxed);
+        e[1].store(d, Ordering::Relaxed);
+    }
+
+    /// The deepest depth bit a set of facts mentions (-1: none).
+    #[inline]
+    fn depth(f: Facts) -> i32 {
+        31 - (f.win | f.fail).leading_zeros() as i32
+    }
+
     #[inline]
     pub fn get(&self, key: u64) -> Facts {
         let key = key ^ self.salt;
-        let slot = &self.slots[key as usize & self.mask];
-        let k = slot[0].load(Ordering::Relaxed);
-        let d = slot[1].load(Ordering::Relaxed);
-        if k ^ d == key {
-            Facts::unpack(d)
-        } else {
-            Facts::default()
-        }
+        let b = self.bucket(key);
+        Tt::read(&b[0], key)
+            .or_else(|| Tt::read(&b[1], key))
+            .unwrap_or_default()
     }
 
-    /// Adds facts about `key` (merged with what the slot knows about the same key).
     #[inline]
     pub fn add(&self, key: u64, facts: Facts) {
-        let old = self.get(key);
         let key = key ^ self.salt;
-        let slot = &self.slots[key as usize & self.mask];
-        let merged = Facts {
-            win: old.win | facts.win,
-            fail: old.fail | facts.fail,
-        };
-        let d = merged.pack();
-        slot[0].store(key ^ d, Ordering::Relaxed);
-        slot[1].store(d, Ordering::Relaxed);
+        let b = self.bucket(key);
+        for e in b {
+            if let Some(old) = Tt::read(e, key) {
+                let merged = Facts {
+                    win: old.win | facts.win,
+                    fail: old.fail | facts.fail,
+                };
+                Tt::write(e, key, merged);
+                return;
+            }
+        }
+        let first = Facts::unpack(b[0][1].load(Ordering::Relaxed));
+        if Tt::depth(facts) >= Tt::depth(first) {
+            // The deeper entry moves in front; the one it displaces takes the second place.
+            let k = b[0][0].load(Ordering::Relaxed);
+            let d = b[0][1].load(Ordering::Relaxed);
+            b[1][0].store(k, Ordering::Relaxed);
+            b[1][1].store(d, Ordering::Relaxed);
+            Tt::write(&b[0], key, facts);
+        } else {
+            Tt::write(&b[1], key, facts);
+        }
     }
 }
 
@@ -191,5 +228,42 @@ mod tests {
         // a different key in the same slot is not confused
         let other = 12345 + (tt.mask as u64 + 1);
         assert_eq!(tt.get(other), Facts::default());
+    }
+
+    #[test]
+    fn deep_facts_survive_a_stream_of_shallow_ones() {
+        let tt = Tt::new(1);
+        let step = tt.mask as u64 + 1;
+        tt.add(
+            5,
+            Facts {
+                win: 0,
+                fail: 1 << 9,
+            },
+        );
+        for i in 1..100u64 {
+            tt.add(
+                5 + i * step,
+                Facts {
+                    win: 1 << 2,
+                    fail: 0,
+                },
+            );
+        }
+        assert_eq!(
+            tt.get(5),
+            Facts {
+                win: 0,
+                fail: 1 << 9
+            }
+        );
+        // The latest shallow entry is kept too.
+        assert_eq!(
+            tt.get(5 + 99 * step),
+            Facts {
+                win: 1 << 2,
+                fail: 0
+            }
+        );
     }
 }
