@@ -143,10 +143,22 @@ fn corpus_heavy() {
         .filter(|e| !light(e) && (only.is_empty() || only.contains(&e.name)))
     {
         // The command line's defaults (256 MB table, every core), as a user solves them.
-        match compare_in(DATA, &e.name, 0, Some(limit), 256) {
-            None => stopped.push(e.name.clone()),
-            Some(d) if d.is_empty() => matched += 1,
-            Some(d) => differ.push(format!("{}:\n  {}", e.name, d.join("\n  "))),
+        let start = std::time::Instant::now();
+        let outcome = compare_in(DATA, &e.name, 0, Some(limit), 256);
+        let secs = start.elapsed().as_secs_f64();
+        match outcome {
+            None => {
+                println!("{}: stopped at {secs:.1} s", e.name);
+                stopped.push(e.name.clone())
+            }
+            Some(d) if d.is_empty() => {
+                println!("{}: matches Popeye, {secs:.1} s", e.name);
+                matched += 1
+            }
+            Some(d) => {
+                println!("{}: DIFFERS, {secs:.1} s", e.name);
+                differ.push(format!("{}:\n  {}", e.name, d.join("\n  ")))
+            }
         }
     }
     println!(
