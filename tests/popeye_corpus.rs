@@ -8,7 +8,8 @@
 //! the rest, each problem stopped after HEAVY_LIMIT seconds (default 45) and solved with the
 //! command line's default 256 MB table: it prints how many match, how many stopped at the
 //! limit, and fails when any finished problem differs. HEAVY_ONLY=a,b runs only those.
-//! Like the command line, it uses every core.
+//! Like the command line, it uses every core. `intelligent_mode_problems_in_seconds` runs two
+//! heavy problems that now take seconds in the default suite.
 
 use chainmate::output::notation::Style;
 use chainmate::output::text::{twin_header, twin_text};
@@ -169,6 +170,18 @@ fn corpus_heavy() {
         differ.len()
     );
     assert!(differ.is_empty(), "{}", differ.join("\n"));
+}
+
+/// Two problems Popeye solves only in its intelligent mode that chainmate proves in seconds
+/// with its final-position cut, in the default suite: ser8_0731's solution ends with every
+/// flight but one filled by Black's own pieces and the king staying put, the tight case of
+/// the cut's move count; hs5_0578 is a help stalemate with promotions.
+#[test]
+fn intelligent_mode_problems_in_seconds() {
+    for name in ["ser8_0731", "hs5_0578"] {
+        let d = compare_in(DATA, name, 0, None, 256).expect("no time limit");
+        assert!(d.is_empty(), "{name}:\n{}", d.join("\n"));
+    }
 }
 
 /// Extra cases (en passant in help play, twins, ...) with Popeye's output beside them.
