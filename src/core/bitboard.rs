@@ -163,13 +163,18 @@ const fn between_slow(a: usize, b: usize) -> Bitboard {
     0
 }
 
-const fn between_table() -> [[Bitboard; 64]; 64] {
+/// A 64x64 table of `between_slow` (`lines`: false) or `line_between_slow` (true).
+const fn pair_table(lines: bool) -> [[Bitboard; 64]; 64] {
     let mut t = [[0; 64]; 64];
     let mut a = 0;
     while a < 64 {
         let mut b = 0;
         while b < 64 {
-            t[a][b] = between_slow(a, b);
+            t[a][b] = if lines {
+                line_between_slow(a, b)
+            } else {
+                between_slow(a, b)
+            };
             b += 1;
         }
         a += 1;
@@ -177,7 +182,7 @@ const fn between_table() -> [[Bitboard; 64]; 64] {
     t
 }
 
-static BETWEEN: [[Bitboard; 64]; 64] = between_table();
+static BETWEEN: [[Bitboard; 64]; 64] = pair_table(false);
 
 /// Nightrider lines: for each square and each of the 8 knight directions, the squares
 /// reached by repeated knight steps (at most 3 on an 8x8 board), in order.
@@ -264,21 +269,7 @@ const fn line_between_slow(a: usize, b: usize) -> Bitboard {
     0
 }
 
-const fn line_between_table() -> [[Bitboard; 64]; 64] {
-    let mut t = [[0; 64]; 64];
-    let mut a = 0;
-    while a < 64 {
-        let mut b = 0;
-        while b < 64 {
-            t[a][b] = line_between_slow(a, b);
-            b += 1;
-        }
-        a += 1;
-    }
-    t
-}
-
-static LINE_BETWEEN: [[Bitboard; 64]; 64] = line_between_table();
+static LINE_BETWEEN: [[Bitboard; 64]; 64] = pair_table(true);
 
 /// Pawn attack squares of colour `c` from `s`.
 #[inline]

@@ -37,88 +37,68 @@ fn idx(c: Color, k: Kind) -> usize {
     c.idx() * KIND_COUNT + k as usize
 }
 
-/// Breadth-first distances on an empty board for a non-pawn kind.
+/// Breadth-first distances on an empty board, `step` giving the squares one move away.
+fn dist(from: usize, step: impl Fn(u8) -> Bitboard) -> [u8; 64] {
+    let mut d = [u8::MAX; 64];
+    d[from] = 0;
+    let mut frontier = bb(from as u8);
+    let mut seen = frontier;
+    let mut n = 0u8;
+    while frontier != 0 {
+        n += 1;
+        let next = Squares(frontier).fold(0, |acc, s| acc | step(s)) & !seen;
+        for s in Squares(next) {
+            d[s as usize] = n;
+        }
+        seen |= next;
+        frontier = next;
+    }
+    d
+}
+
+/// A non-pawn kind's distances.
 fn piece_dist(k: Kind, from: usize) -> [u8; 64] {
-    let mut d = [u8::MAX; 64];
-    d[from] = 0;
-    let mut frontier = bb(from as u8);
-    let mut seen = frontier;
-    let mut step = 0u8;
-    while frontier != 0 {
-        step += 1;
-        let mut next = 0;
-        for s in Squares(frontier) {
-            next |= piece_attacks(s, Color::White, k, 0);
-        }
-        next &= !seen;
-        for s in Squares(next) {
-            d[s as usize] = step;
-        }
-        seen |= next;
-        frontier = next;
-    }
-    d
+    dist(from, |s| piece_attacks(s, Color::White, k, 0))
 }
 
-/// Pawn distances (as a pawn) on an empty board: one step forward or diagonally forward,
-/// two from the second rank; a pawn stops on its last rank (it promotes there).
+/// Pawn distances (as a pawn): one step forward or diagonally forward, two from the second
+/// rank; a pawn stops on its last rank (it promotes there).
 fn pawn_dist(c: Color, from: usize) -> [u8; 64] {
-    let mut d = [u8::MAX; 64];
-    d[from] = 0;
     let fwd = c.forward();
-    let mut frontier = bb(from as u8);
-    let mut seen = frontier;
-    let mut step = 0u8;
-    while frontier != 0 {
-        step += 1;
-        let mut next = 0;
-        for s in Squares(frontier) {
-            let rel = c.relative_rank(s);
-            if rel == 7 {
-                continue;
-            }
-            let one = (s as i8 + fwd) as u8;
-            next |= bb(one) | pawn_attacks(c, s);
-            if rel == 1 {
-                next |= bb((one as i8 + fwd) as u8);
-            }
+    dist(from, |s| {
+        let rel = c.relative_rank(s);
+        if rel == 7 {
+            return 0;
         }
-        next &= !seen;
-        for s in Squares(next) {
-            d[s as usize] = step;
+        let one = (s as i8 + fwd) as u8;
+        let mut next = bb(one) | pawn_attacks(c, s);
+        if rel == 1 {
+            next |= bb((one as i8 + fwd) as u8);
         }
-        seen |= next;
-        frontier = next;
-    }
-    d
+        next
+    })
 }
 
-fn within(d: &[u8; 64]) -> [Bitboard; MAX_D + 1] {
-    let mut occ = [0; MAX_D + 1];
+/// `[d]`: the union of `of(s)` over the squares `s` at most `d` moves away.
+fn within(d: &[u8; 64], of: impl Fn(u8) -> Bitboard) -> [Bitboard; MAX_D + 1] {
+    let mut out = [0; MAX_D + 1];
     for s in 0..64u8 {
         let ds = d[s as usize] as usize;
         if ds <= MAX_D {
-            occ[ds] |= bb(s);
+            out[ds] |= of(s);
         }
     }
     for i in 1..=MAX_D {
-        occ[i] |= occ[i - 1];
+        out[i] |= out[i - 1];
     }
-    occ
+    out
 }
 
-fn attack_within(d: &[u8; 64], attacks: impl Fn(u8) -> Bitboard) -> [Bitboard; MAX_D + 1] {
-    let mut att = [0; MAX_D + 1];
-    for s in 0..64u8 {
-        let ds = d[s as usize] as usize;
-        if ds <= MAX_D {
-            att[ds] |= attacks(s);
-        }
-    }
-    for i in 1..=MAX_D {
-        att[i] |= att[i - 1];
-    }
-    att
+/// King moves between two squares on an empty board.
+#[inline]
+fn king_distance(a: u8, b: u8) -> usize {
+    let (fa, ra, fb, rb) = (a % 8, a / 8, b % 8, b / 8);
+    usize::from(fa.abs_diff(fb).max(ra.abs_diff(rb)))
 }
 
 /// Every square a king step away from some square of `b`.
@@ -140,8 +120,8 @@ impl Reach {
         for &k in ALL_KINDS.iter().filter(|&&k| k != Kind::Pawn) {
             for from in 0..64 {
                 let d = piece_dist(k, from);
-                let occ = within(&d);
-                let att = attack_within(&d, |s| piece_attacks(s, Color::White, k, 0));
+                let occ = within(&d, bb);
+                let att = within(&d, |s| piece_attacks(s, Color::White, k, 0));
                 for c in [Color::White, Color::Black] {
                     occupy[idx(c, k)][from] = occ;
                     attack[idx(c, k)][from] = att;
@@ -151,8 +131,8 @@ impl Reach {
         for c in [Color::White, Color::Black] {
             for from in 0..64 {
                 let d = pawn_dist(c, from);
-                let mut occ = within(&d);
-                let mut att = attack_within(&d, |s| {
+                let mut occ = within(&d, bb);
+                let mut att = within(&d, |s| {
                     if c.relative_rank(s) == 7 {
                         0
                     } else {
@@ -181,7 +161,7 @@ impl Reach {
         let mut ball = [[0; MAX_D + 1]; 64];
         for (from, b) in ball.iter_mut().enumerate() {
             let d = piece_dist(Kind::King, from);
-            *b = within(&d);
+            *b = within(&d, bb);
         }
         Reach {
             occupy,
@@ -241,23 +221,21 @@ impl Reach {
         // The loser's moves are shared: the king's walk to `k` plus, for every flight the
         // winner cannot attack, the moves of a distinct own piece to hold it. Each flight
         // costs at least its nearest piece's distance.
-        let mut dist = [0u8; 64];
+        let mut hold = [0u8; 64];
         for d in 1..=l {
             for s in Squares(layers[d] & !layers[d - 1]) {
-                dist[s as usize] = d as u8;
+                hold[s as usize] = d as u8;
             }
         }
         for k in Squares(ok) {
-            let walk = (0..=l)
-                .find(|&d| self.ball[ksq as usize][d] & bb(k) != 0)
-                .expect("k is within the king's reach");
+            let walk = king_distance(ksq, k);
             let flights = KING[k as usize] & !guarded;
             if flights.count_ones() > pieces {
                 continue;
             }
             let cost: usize = walk
                 + Squares(flights)
-                    .map(|s| dist[s as usize] as usize)
+                    .map(|s| hold[s as usize] as usize)
                     .sum::<usize>();
             if cost <= l {
                 return true;
