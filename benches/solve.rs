@@ -47,6 +47,8 @@ fn solve(file: &str, threads: usize) -> (f64, String, u64, bool) {
                 options: p.options.clone(),
                 threads,
                 stop: stop.clone(),
+                // The table size the recorded figures were measured with (BENCHMARKS.md).
+                hash_mb: 256,
                 ..Settings::default()
             };
             let r = solve_twin(&t, &rules, &settings);

@@ -428,8 +428,9 @@ fn check_cmd(a: &CheckArgs) -> i32 {
         a.search.threads
     }
     .max(1);
+    // Each worker's table grows only as far as its problem needs (tt.rs).
     let hash_each = if problems.len() > 1 {
-        (a.search.hash / workers).clamp(1, 64)
+        (a.search.hash / workers).max(1)
     } else {
         a.search.hash
     };

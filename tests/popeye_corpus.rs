@@ -6,8 +6,9 @@
 //! not need Popeye's intelligent mode); `corpus_heavy` (ignored, run with
 //! `HEAVY_LIMIT=45 cargo test --release --test popeye_corpus -- --ignored --nocapture`) runs
 //! the rest, each problem stopped after HEAVY_LIMIT seconds (default 45) and solved with the
-//! command line's default 256 MB table: it prints how many match, how many stopped at the
-//! limit, and fails when any finished problem differs. HEAVY_ONLY=a,b runs only those.
+//! command line's default 1024 MB table: it prints how many match, how many stopped at the
+//! limit, and fails when any finished problem differs. HEAVY_ONLY=a,b runs only those;
+//! HEAVY_HASH=MB gives the table another size.
 //! Like the command line, it uses every core. `intelligent_mode_problems_in_seconds` runs two
 //! heavy problems that now take seconds in the default suite.
 
@@ -138,14 +139,19 @@ fn corpus_heavy() {
     let only: Vec<String> = std::env::var("HEAVY_ONLY")
         .map(|v| v.split(',').map(str::to_string).collect())
         .unwrap_or_default();
+    // HEAVY_HASH=MB sets the table size (default: the command line's 1024 MB); every core
+    // is used, as on the command line.
+    let hash_mb: usize = std::env::var("HEAVY_HASH")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1024);
     let (mut matched, mut stopped, mut differ) = (0, vec![], vec![]);
     for e in index()
         .into_iter()
         .filter(|e| !light(e) && (only.is_empty() || only.contains(&e.name)))
     {
-        // The command line's defaults (256 MB table, every core), as a user solves them.
         let start = std::time::Instant::now();
-        let outcome = compare_in(DATA, &e.name, 0, Some(limit), 256);
+        let outcome = compare_in(DATA, &e.name, 0, Some(limit), hash_mb);
         let secs = start.elapsed().as_secs_f64();
         match outcome {
             None => {
@@ -163,7 +169,7 @@ fn corpus_heavy() {
         }
     }
     println!(
-        "heavy corpus, {} s per problem: {matched} match, {} stopped at the limit ({}), {} differ",
+        "heavy corpus, {} s per problem, {hash_mb} MB table: {matched} match, {} stopped at the limit ({}), {} differ",
         limit.as_secs(),
         stopped.len(),
         stopped.join(", "),

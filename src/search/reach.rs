@@ -191,10 +191,21 @@ impl Reach {
         }
         let board = &pos.board;
         let winner = loser.flip();
-        let mut guarded: Bitboard = 0;
+        // With one move left only one of the winner's pieces moves; the others attack
+        // from where they stand. (Each table includes the squares attacked with fewer
+        // moves, so the mover's present attacks are in its own set too.)
+        let (mut standing, mut any_mover): (Bitboard, Bitboard) = (0, 0);
+        let mut movers = [0 as Bitboard; 16];
+        let mut n = 0;
         for s in Squares(board.by_color[winner.idx()]) {
             let k = board.kind_at(s).expect("occupied");
-            guarded |= self.attack[idx(winner, k)][s as usize][w];
+            let t = &self.attack[idx(winner, k)][s as usize];
+            standing |= t[0];
+            any_mover |= t[w];
+            if n < movers.len() {
+                movers[n] = t[w];
+            }
+            n += 1;
         }
         // layers[d]: squares some piece of the loser (not the king) can hold within d moves.
         let mut layers = [0; MAX_D + 1];
@@ -207,6 +218,26 @@ impl Reach {
             }
             pieces += 1;
         }
+        let test = |guarded| self.king_square_exists(ksq, guarded, &layers, l, pieces, mate);
+        if w == 1 && (2..=movers.len()).contains(&n) {
+            movers[..n].iter().any(|&m| test(standing | m))
+        } else {
+            test(any_mover)
+        }
+    }
+
+    /// Is there a square for the loser's king (at `ksq`, `l` moves left) whose flights are
+    /// all held by its own pieces (`layers[d]`: squares one of its `pieces` other pieces
+    /// can hold within d moves) or in `guarded`, and, for mate, that is itself guarded?
+    fn king_square_exists(
+        &self,
+        ksq: u8,
+        guarded: Bitboard,
+        layers: &[Bitboard; MAX_D + 1],
+        l: usize,
+        pieces: u32,
+        mate: bool,
+    ) -> bool {
         let held = layers[l];
         let open = !(guarded | held);
         // Squares next to an open square.

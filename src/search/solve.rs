@@ -35,7 +35,7 @@ impl Default for Settings {
         Settings {
             options: Options::default(),
             threads: 0,
-            hash_mb: 256,
+            hash_mb: 1024,
             stop: Arc::new(AtomicBool::new(false)),
             progress: None,
         }
@@ -64,21 +64,6 @@ pub fn start_position(inst: &TwinInstance) -> Position {
     pos
 }
 
-/// Table size for a stipulation: `--hash` is the upper bound; short problems get a small
-/// table, since clearing a large one costs more than they take to solve.
-fn table_mb(stip: Stipulation, max_mb: usize) -> usize {
-    let plies = match stip.play {
-        Play::Help => stip.help_plies(),
-        _ => 2 * stip.moves,
-    };
-    let want = match plies {
-        0..=4 => 16,
-        5..=6 => 64,
-        _ => max_mb,
-    };
-    want.min(max_mb).max(1)
-}
-
 /// Solves one twin.
 pub fn solve_twin(inst: &TwinInstance, rules: &Rules, settings: &Settings) -> TwinResult {
     let started = Instant::now();
@@ -92,7 +77,8 @@ pub fn solve_twin(inst: &TwinInstance, rules: &Rules, settings: &Settings) -> Tw
         .build()
         .expect("thread pool");
     let stip = inst.stipulation;
-    let tt = Tt::acquire(table_mb(stip, settings.hash_mb));
+    // The table starts small and grows up to `--hash` as the search fills it.
+    let tt = Tt::acquire(settings.hash_mb);
     let mut engine = Engine::new(rules, stip.goal, &tt, &settings.stop);
     engine.threat_limit = settings.options.threat;
     let pos = start_position(inst);
@@ -468,7 +454,7 @@ pub fn refutations_of(inst: &TwinInstance, rules: &Rules, child: &Position) -> V
         _ => Battle::Direct,
     };
     let stop = AtomicBool::new(false);
-    let tt = Tt::acquire(table_mb(inst.stipulation, 64));
+    let tt = Tt::acquire(64);
     let engine = Engine::new(rules, inst.stipulation.goal, &tt, &stop);
     let mut ctx = Ctx::new();
     let n = inst.stipulation.moves.min(MAX_BATTLE_MOVES);

@@ -1,19 +1,33 @@
 //! A bounded, lock-free transposition table shared by all threads. Entries hold proven
 //! facts only (bit masks of depths proven to win / to fail), so a lost or torn write only
 //! costs speed, never correctness: a torn entry fails the key check (key XOR data trick).
+//!
+//! The table grows with the search: it starts with 16 MB in use and doubles the part in
+//! use whenever about as many new entries were written as it holds, up to `--hash`. Memory
+//! beyond the part in use is reserved but never touched, so a short problem costs nothing
+//! for a large `--hash`, while a long one gets the whole table (BENCHMARKS.md: a 256 MB
+//! table made an h=8 search 2.7 times as long as an 8 GB one).
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 pub struct Tt {
-    slots: Box<[[AtomicU64; 2]]>,
+    slots: Slots,
+    /// The index mask of the whole table.
     mask: usize,
+    /// The index mask of the part in use (a power of two minus one, at most `mask`).
+    active: AtomicUsize,
+    /// New entries written since the last growth, counted for one key in 64.
+    written: AtomicUsize,
     /// Mixed into every key: a table reused for a new search gets a new salt, so the old
     /// entries simply never match (no clearing).
     salt: u64,
 }
 
-/// Tables kept for reuse by later searches of the same process (allocating and clearing a
-/// large table costs more than many small searches).
+/// Entries in use when a search starts: 16 MB.
+const START_LEN: usize = 1 << 20;
+
+/// Tables kept for reuse by later searches of the same process (reserving a large table
+/// costs more than many small searches).
 static POOL: std::sync::Mutex<Vec<Tt>> = std::sync::Mutex::new(Vec::new());
 static SALTS: AtomicU64 = AtomicU64::new(0x0123_4567_89AB_CDEF);
 
@@ -63,53 +77,102 @@ fn splitmix(mut x: u64) -> u64 {
     x ^ (x >> 31)
 }
 
-/// `n` zeroed slots, 2 MB-aligned and (on Linux) on transparent huge pages, cleared up
-/// front: the table is probed at random, and touching 4 KB pages one fault at a time
-/// during the search cost more than the search on small problems (BENCHMARKS.md).
-fn zeroed_slots(n: usize) -> Box<[[AtomicU64; 2]]> {
-    use std::alloc::{Layout, handle_alloc_error};
-    let layout = Layout::from_size_align(n * 16, 2 << 20).expect("table layout");
-    // SAFETY: the layout has non-zero size; the bytes are zeroed before use, and all-zero
-    // bytes are valid AtomicU64 values; the box takes ownership of exactly this allocation
-    // (alignment 2 MB, a multiple of the element's 8), freed with the same layout by
-    // `Drop for Tt` below.
-    unsafe {
-        let ptr = std::alloc::alloc(layout);
-        if ptr.is_null() {
-            handle_alloc_error(layout);
+/// `n` zeroed entries. On Linux the memory is mapped anonymously, so the kernel supplies
+/// zeroed pages (transparent huge pages where it can) only when the search first touches
+/// them; elsewhere it is allocated and cleared up front.
+struct Slots {
+    ptr: *mut [AtomicU64; 2],
+    len: usize,
+}
+
+// SAFETY: the entries are atomics; the pointer is owned by this value alone.
+unsafe impl Send for Slots {}
+// SAFETY: as above: shared access only goes through the atomics.
+unsafe impl Sync for Slots {}
+
+impl Slots {
+    fn bytes(len: usize) -> usize {
+        len * std::mem::size_of::<[AtomicU64; 2]>()
+    }
+
+    #[cfg(target_os = "linux")]
+    fn new(len: usize) -> Slots {
+        let bytes = Slots::bytes(len);
+        // SAFETY: an anonymous private mapping of `bytes` bytes, checked for failure; its
+        // pages read as zero, a valid AtomicU64 value; unmapped once, in `drop`.
+        unsafe {
+            let ptr = libc::mmap(
+                std::ptr::null_mut(),
+                bytes,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE,
+                -1,
+                0,
+            );
+            if ptr == libc::MAP_FAILED {
+                std::alloc::handle_alloc_error(
+                    std::alloc::Layout::from_size_align(bytes, 16).expect("table layout"),
+                );
+            }
+            libc::madvise(ptr, bytes, libc::MADV_HUGEPAGE);
+            Slots {
+                ptr: ptr as *mut [AtomicU64; 2],
+                len,
+            }
         }
-        #[cfg(target_os = "linux")]
-        libc::madvise(ptr as *mut libc::c_void, n * 16, libc::MADV_HUGEPAGE);
-        std::ptr::write_bytes(ptr, 0, n * 16);
-        Box::from_raw(std::ptr::slice_from_raw_parts_mut(
-            ptr as *mut [AtomicU64; 2],
-            n,
-        ))
+    }
+
+    #[cfg(not(target_os = "linux"))]
+    fn new(len: usize) -> Slots {
+        let layout = std::alloc::Layout::from_size_align(Slots::bytes(len), 16).expect("layout");
+        // SAFETY: non-zero size; zeroed bytes are valid AtomicU64 values; freed in `drop`
+        // with the same layout.
+        let ptr = unsafe { std::alloc::alloc_zeroed(layout) };
+        if ptr.is_null() {
+            std::alloc::handle_alloc_error(layout);
+        }
+        Slots {
+            ptr: ptr as *mut [AtomicU64; 2],
+            len,
+        }
+    }
+
+    #[inline]
+    fn get(&self, i: usize) -> &[[AtomicU64; 2]] {
+        assert!(i + 2 <= self.len);
+        // SAFETY: in bounds (checked above); the memory lives as long as `self`.
+        unsafe { std::slice::from_raw_parts(self.ptr.add(i), 2) }
     }
 }
 
-impl Drop for Tt {
+impl Drop for Slots {
     fn drop(&mut self) {
-        use std::alloc::{Layout, dealloc};
-        let slots = std::mem::take(&mut self.slots);
-        let n = slots.len();
-        if n == 0 {
-            return;
+        let bytes = Slots::bytes(self.len);
+        #[cfg(target_os = "linux")]
+        // SAFETY: the mapping made in `new`, unmapped once.
+        unsafe {
+            libc::munmap(self.ptr as *mut libc::c_void, bytes);
         }
-        let layout = Layout::from_size_align(n * 16, 2 << 20).expect("table layout");
-        let ptr = Box::into_raw(slots) as *mut u8;
-        // SAFETY: allocated in `zeroed_slots` with this layout.
-        unsafe { dealloc(ptr, layout) }
+        #[cfg(not(target_os = "linux"))]
+        // SAFETY: allocated in `new` with this layout.
+        unsafe {
+            std::alloc::dealloc(
+                self.ptr as *mut u8,
+                std::alloc::Layout::from_size_align(bytes, 16).expect("layout"),
+            );
+        }
     }
 }
 
 impl Tt {
-    /// A table using about `mb` megabytes (at least 1024 entries, a power of two).
+    /// A table of at most about `mb` megabytes (at least 1024 entries, a power of two).
     pub fn new(mb: usize) -> Tt {
         let n = Tt::new_len(mb);
         Tt {
-            slots: zeroed_slots(n),
+            slots: Slots::new(n),
             mask: n - 1,
+            active: AtomicUsize::new(n.min(START_LEN) - 1),
+            written: AtomicUsize::new(0),
             salt: 0,
         }
     }
@@ -119,11 +182,13 @@ impl Tt {
     pub fn acquire(mb: usize) -> PooledTt {
         let want = Tt::new_len(mb);
         let reused = POOL.lock().ok().and_then(|mut pool| {
-            let i = pool.iter().position(|t| t.slots.len() == want)?;
+            let i = pool.iter().position(|t| t.slots.len == want)?;
             Some(pool.swap_remove(i))
         });
         let mut t = reused.unwrap_or_else(|| Tt::new(mb));
         t.salt = splitmix(SALTS.fetch_add(0x9E37_79B9_7F4A_7C15, Ordering::Relaxed));
+        *t.active.get_mut() = want.min(START_LEN) - 1;
+        *t.written.get_mut() = 0;
         PooledTt(Some(t))
     }
 
@@ -137,13 +202,54 @@ impl Tt {
         n.max(1024)
     }
 
+    /// Counts a new entry (one key in 64) and doubles the part in use when a quarter of it
+    /// has been written since the last growth.
+    #[inline]
+    fn count_new(&self, key: u64) {
+        if (key >> 58) != 0 {
+            return;
+        }
+        let w = self.written.fetch_add(1, Ordering::Relaxed) + 1;
+        let active = self.active.load(Ordering::Relaxed);
+        if active < self.mask && w * 256 > active {
+            let grown = (active << 1) | 1;
+            if self
+                .active
+                .compare_exchange(active, grown, Ordering::Relaxed, Ordering::Relaxed)
+                .is_ok()
+            {
+                self.written.store(0, Ordering::Relaxed);
+                self.migrate(active + 1);
+            }
+        }
+    }
+
+    /// After the part in use doubled from `old` entries: moves every entry whose key has
+    /// the new index bit set to its new place, `old` entries further on. Other threads keep
+    /// searching meanwhile; an entry they miss or overwrite costs speed only.
+    #[cold]
+    fn migrate(&self, old: usize) {
+        for i in 0..old {
+            let e = &self.slots.get(i & !1)[i & 1];
+            let (k, d) = (e[0].load(Ordering::Relaxed), e[1].load(Ordering::Relaxed));
+            if (k ^ d) as usize & old == 0 || (k == 0 && d == 0) {
+                continue;
+            }
+            let to = &self.slots.get((i + old) & !1)[i & 1];
+            to[0].store(k, Ordering::Relaxed);
+            to[1].store(d, Ordering::Relaxed);
+            e[0].store(0, Ordering::Relaxed);
+            e[1].store(0, Ordering::Relaxed);
+        }
+    }
+
     /// The two entries of a key's bucket: the first keeps the deepest facts, the second
     /// takes whatever comes (so long searches keep their expensive results while cheap
     /// ones still get stored).
     #[inline]
     fn bucket(&self, key: u64) -> &[[AtomicU64; 2]] {
-        let i = key as usize & self.mask & !1;
-        &self.slots[i..i + 2]
+        let i = key as usize & self.active.load(Ordering::Relaxed) & !1;
+        self.slots.get(i)
     }
 
     #[inline]
@@ -189,6 +295,7 @@ impl Tt {
                 return;
             }
         }
+        self.count_new(key);
         let first = Facts::unpack(b[0][1].load(Ordering::Relaxed));
         if Tt::depth(facts) >= Tt::depth(first) {
             // The deeper entry moves in front; the one it displaces takes the second place.
@@ -216,6 +323,26 @@ mod tests {
         }
         let b = Tt::acquire(1);
         assert_eq!(b.get(777), Facts::default());
+    }
+
+    /// The part in use grows as entries come in, and entries stored before a growth are
+    /// still found after it (those whose index gained a bit were moved).
+    #[test]
+    fn growing_keeps_what_was_stored() {
+        let tt = Tt::new(64);
+        assert_eq!(tt.active.load(Ordering::Relaxed), START_LEN - 1);
+        let key = |i: u64| (i * 2) | ((i & 1) << 20);
+        let facts = |i: u64| Facts {
+            win: 1 << (i % 31),
+            fail: 0,
+        };
+        for i in 0..20_000 {
+            tt.add(key(i), facts(i));
+        }
+        assert!(tt.active.load(Ordering::Relaxed) > START_LEN - 1);
+        for i in 0..20_000 {
+            assert_eq!(tt.get(key(i)), facts(i), "entry {i}");
+        }
     }
 
     #[test]
