@@ -16,7 +16,7 @@
 
 use crate::core::bitboard::{KING, pawn_attacks};
 use crate::core::board::piece_attacks;
-use crate::core::piece::{ALL_KINDS, KIND_COUNT};
+use crate::core::piece::{ALL_KINDS, KIND_COUNT, part};
 use crate::core::{Bitboard, Color, Kind, NO_SQUARE, Squares, bb};
 use crate::position::Position;
 
@@ -31,6 +31,9 @@ pub struct Reach {
     attack: Vec<Within>,
     /// [from][d]: king steps.
     ball: Within,
+    /// [kind][square]: the first square of each of the piece's moves (a piece whose every
+    /// first square holds one of its own pieces cannot move).
+    steps: Vec<[Bitboard; 64]>,
 }
 
 fn idx(c: Color, k: Kind) -> usize {
@@ -163,10 +166,18 @@ impl Reach {
             let d = piece_dist(Kind::King, from);
             *b = within(&d, bb);
         }
+        let mut steps = vec![[0; 64]; KIND_COUNT];
+        for &k in ALL_KINDS.iter() {
+            for (sq, t) in steps[k as usize].iter_mut().enumerate() {
+                // With every square occupied, riders stop on their first square.
+                *t = piece_attacks(sq as u8, Color::White, k, !0);
+            }
+        }
         Reach {
             occupy,
             attack,
             ball,
+            steps,
         }
     }
 
@@ -219,11 +230,90 @@ impl Reach {
             pieces += 1;
         }
         let test = |guarded| self.king_square_exists(ksq, guarded, &layers, l, pieces, mate);
-        if w == 1 && (2..=movers.len()).contains(&n) {
+        let king_ok = if w == 1 && (2..=movers.len()).contains(&n) {
             movers[..n].iter().any(|&m| test(standing | m))
         } else {
             test(any_mover)
+        };
+        king_ok && (mate || self.others_can_be_immobile(pos, loser, w, l, &layers))
+    }
+
+    /// Stalemate: in the final position each of the loser's pieces other than its king and
+    /// its pawns (a non-pawn piece stays one until captured) cannot move. Such a piece is
+    /// captured (one winner move each), pinned (one winning line piece each: a piece with a
+    /// rider's move, or a pawn that can promote in time), or every first square of its
+    /// moves holds one of the loser's own pieces. The last needs a square `s` it reaches in
+    /// `dx` moves whose first squares `T` other pieces fill with the remaining `l - dx`
+    /// moves; on an empty board each square `t` of `T` costs at least the moves of the
+    /// nearest piece that can get there (king included), and the sum must fit.
+    fn others_can_be_immobile(
+        &self,
+        pos: &Position,
+        loser: Color,
+        w: usize,
+        l: usize,
+        layers: &[Bitboard; MAX_D + 1],
+    ) -> bool {
+        let board = &pos.board;
+        let ksq = pos.king(loser);
+        // near[d]: squares some loser piece (king included) can stand on within d moves.
+        let mut near = [0; MAX_D + 1];
+        for d in 0..=l {
+            near[d] = layers[d] | self.ball[ksq as usize][d];
         }
+        let mut stuck = 0;
+        for x in Squares(board.by_color[loser.idx()] & !bb(ksq)) {
+            let k = board.kind_at(x).expect("occupied");
+            if k.parts() & part::PAWN != 0 {
+                continue;
+            }
+            if !self.can_be_blocked(k, &self.occupy[idx(loser, k)][x as usize], l, &near) {
+                stuck += 1;
+            }
+        }
+        if stuck == 0 {
+            return true;
+        }
+        let winner = loser.flip();
+        let mut pinners = 0;
+        for s in Squares(board.by_color[winner.idx()]) {
+            let k = board.kind_at(s).expect("occupied");
+            let parts = k.parts();
+            let rider = parts & (part::BISHOP | part::ROOK | part::NIGHT) != 0;
+            let promotes = parts & part::PAWN != 0 && 7 - winner.relative_rank(s) as usize <= w + 1;
+            pinners += usize::from(rider || promotes);
+        }
+        stuck <= w + pinners
+    }
+
+    /// Can a piece of kind `k` (`occ[d]`: squares it reaches within d moves) end on a square
+    /// whose first squares the loser's pieces (`near[d]`) fill, all within `l` moves?
+    fn can_be_blocked(
+        &self,
+        k: Kind,
+        occ: &[Bitboard; MAX_D + 1],
+        l: usize,
+        near: &[Bitboard; MAX_D + 1],
+    ) -> bool {
+        let mut seen = 0;
+        for dx in 0..=l {
+            let budget = l - dx;
+            for s in Squares(occ[dx] & !seen) {
+                let t = self.steps[k as usize][s as usize];
+                if t & !near[budget] != 0 {
+                    continue;
+                }
+                // Each square of `t` costs the number of depths at which nobody reaches it.
+                let cost: usize = (0..budget)
+                    .map(|d| (t & !near[d]).count_ones() as usize)
+                    .sum();
+                if cost <= budget {
+                    return true;
+                }
+            }
+            seen = occ[dx];
+        }
+        false
     }
 
     /// Is there a square for the loser's king (at `ksq`, `l` moves left) whose flights are
@@ -323,6 +413,22 @@ mod tests {
         assert!(r.goal_possible(&pos, Color::Black, 1, 1, true));
         // With no move left, the open flight b5 stays open.
         assert!(!r.goal_possible(&pos, Color::Black, 1, 0, true));
+    }
+
+    /// Stalemate: the loser's other pieces must end immobile. Here Black's knight and
+    /// bishop both have free squares, one move of Black cannot fill them, and White's one
+    /// move can capture only one of them; a white rook could pin the other.
+    #[test]
+    fn free_pieces_must_be_captured_pinned_or_blocked() {
+        let r = Reach::new(&ORTHODOX_PROMOTIONS);
+        let free = Position::from_fen("kn6/8/1K6/8/3b4/8/8/8 b - - 0 1").unwrap();
+        assert!(!r.goal_possible(&free, Color::Black, 1, 1, false));
+        let one = Position::from_fen("kn6/8/1K6/8/8/8/8/8 b - - 0 1").unwrap();
+        assert!(r.goal_possible(&one, Color::Black, 1, 1, false));
+        let pinner = Position::from_fen("kn6/8/1K6/8/3b3R/8/8/8 b - - 0 1").unwrap();
+        assert!(r.goal_possible(&pinner, Color::Black, 1, 1, false));
+        // With more moves the cut no longer decides.
+        assert!(r.goal_possible(&free, Color::Black, 4, 6, false));
     }
 
     #[test]
