@@ -341,13 +341,8 @@ impl Reach {
         }
         // The loser's moves are shared: the king's walk to `k` plus, for every flight the
         // winner cannot attack, the moves of a distinct own piece to hold it. Each flight
-        // costs at least its nearest piece's distance.
-        let mut hold = [0u8; 64];
-        for d in 1..=l {
-            for s in Squares(layers[d] & !layers[d - 1]) {
-                hold[s as usize] = d as u8;
-            }
-        }
+        // costs at least its nearest piece's distance: the number of depths d < l at
+        // which no piece reaches it yet.
         for k in Squares(ok) {
             let walk = king_distance(ksq, k);
             let flights = KING[k as usize] & !guarded;
@@ -355,8 +350,9 @@ impl Reach {
                 continue;
             }
             let cost: usize = walk
-                + Squares(flights)
-                    .map(|s| hold[s as usize] as usize)
+                + layers[..l]
+                    .iter()
+                    .map(|&layer| (flights & !layer).count_ones() as usize)
                     .sum::<usize>();
             if cost <= l {
                 return true;
