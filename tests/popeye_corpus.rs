@@ -4,11 +4,11 @@
 //!
 //! `corpus_light` runs every problem Popeye solves in at most 0.5 s of CPU (and that does
 //! not need Popeye's intelligent mode); `corpus_heavy` (ignored, run with
-//! `HEAVY_LIMIT=45 cargo test --release --test popeye_corpus -- --ignored --nocapture`) runs
-//! the rest, each problem stopped after HEAVY_LIMIT seconds (default 45) and solved with the
-//! command line's default 1024 MB table: it prints how many match, how many stopped at the
-//! limit, and fails when any finished problem differs. HEAVY_ONLY=a,b runs only those;
-//! HEAVY_HASH=MB gives the table another size.
+//! `HEAVY_HASH=8192 HEAVY_LIMIT=700 cargo test --release --test popeye_corpus -- --ignored
+//! --nocapture`) runs the rest, each problem stopped after HEAVY_LIMIT seconds (default 45)
+//! and solved with the command line's default 1024 MB table unless HEAVY_HASH says
+//! otherwise: it prints how many match, how many stopped at the limit, and fails when any
+//! finished problem differs. HEAVY_ONLY=a,b runs only those.
 //! Like the command line, it uses every core. `intelligent_mode_problems_in_seconds` runs two
 //! heavy problems that now take seconds in the default suite.
 
