@@ -127,24 +127,25 @@ fn corpus_light() {
     run(light);
 }
 
+/// A number from the environment, or `default`.
+fn env_number(name: &str, default: usize) -> usize {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
 #[test]
 #[ignore]
 fn corpus_heavy() {
-    let limit: u64 = std::env::var("HEAVY_LIMIT")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(45);
-    let limit = std::time::Duration::from_secs(limit);
+    let limit = std::time::Duration::from_secs(env_number("HEAVY_LIMIT", 45) as u64);
     // HEAVY_ONLY=name,name runs only those problems.
     let only: Vec<String> = std::env::var("HEAVY_ONLY")
         .map(|v| v.split(',').map(str::to_string).collect())
         .unwrap_or_default();
     // HEAVY_HASH=MB sets the table size (default: the command line's 1024 MB); every core
     // is used, as on the command line.
-    let hash_mb: usize = std::env::var("HEAVY_HASH")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(1024);
+    let hash_mb = env_number("HEAVY_HASH", 1024);
     let (mut matched, mut stopped, mut differ) = (0, vec![], vec![]);
     for e in index()
         .into_iter()

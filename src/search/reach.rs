@@ -256,18 +256,21 @@ impl Reach {
     ) -> bool {
         let board = &pos.board;
         let ksq = pos.king(loser);
-        // near[d]: squares some loser piece (king included) can stand on within d moves.
-        let mut near = [0; MAX_D + 1];
-        for d in 0..=l {
-            near[d] = layers[d] | self.ball[ksq as usize][d];
-        }
+        let others = Squares(board.by_color[loser.idx()] & !bb(ksq))
+            .map(|x| (x, board.kind_at(x).expect("occupied")))
+            .filter(|(_, k)| k.parts() & part::PAWN == 0);
+        let mut near = None;
         let mut stuck = 0;
-        for x in Squares(board.by_color[loser.idx()] & !bb(ksq)) {
-            let k = board.kind_at(x).expect("occupied");
-            if k.parts() & part::PAWN != 0 {
-                continue;
-            }
-            if !self.can_be_blocked(k, &self.occupy[idx(loser, k)][x as usize], l, &near) {
+        for (x, k) in others {
+            // near[d]: squares some loser piece (king included) can stand on within d moves.
+            let near = near.get_or_insert_with(|| {
+                let mut n = [0; MAX_D + 1];
+                for d in 0..=l {
+                    n[d] = layers[d] | self.ball[ksq as usize][d];
+                }
+                n
+            });
+            if !self.can_be_blocked(k, &self.occupy[idx(loser, k)][x as usize], l, near) {
                 stuck += 1;
             }
         }

@@ -3,18 +3,16 @@
 //! costs speed, never correctness: a torn entry fails the key check (key XOR data trick).
 //!
 //! The table grows with the search: it starts with 16 MB in use and doubles the part in
-//! use whenever about as many new entries were written as it holds, up to `--hash`. Memory
+//! use whenever a quarter of it was written since the last growth, up to `--hash`. Memory
 //! beyond the part in use is reserved but never touched, so a short problem costs nothing
-//! for a large `--hash`, while a long one gets the whole table (BENCHMARKS.md: a 256 MB
-//! table made an h=8 search 2.7 times as long as an 8 GB one).
+//! for a large `--hash`, while a long one gets the whole table (BENCHMARKS.md: with a
+//! 256 MB table an h=8 search ran 2.7 times the nodes it ran with 4 GB).
 
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 pub struct Tt {
     slots: Slots,
-    /// The index mask of the whole table.
-    mask: usize,
-    /// The index mask of the part in use (a power of two minus one, at most `mask`).
+    /// The index mask of the part in use (a power of two minus one, at most `mask()`).
     active: AtomicUsize,
     /// New entries written since the last growth, counted for one key in 64.
     written: AtomicUsize,
@@ -168,13 +166,25 @@ impl Tt {
     /// A table of at most about `mb` megabytes (at least 1024 entries, a power of two).
     pub fn new(mb: usize) -> Tt {
         let n = Tt::new_len(mb);
-        Tt {
+        let mut t = Tt {
             slots: Slots::new(n),
-            mask: n - 1,
-            active: AtomicUsize::new(n.min(START_LEN) - 1),
+            active: AtomicUsize::new(0),
             written: AtomicUsize::new(0),
             salt: 0,
-        }
+        };
+        t.restart();
+        t
+    }
+
+    /// The index mask of the whole table.
+    fn mask(&self) -> usize {
+        self.slots.len - 1
+    }
+
+    /// Back to the starting part in use, for a new search.
+    fn restart(&mut self) {
+        *self.active.get_mut() = self.slots.len.min(START_LEN) - 1;
+        *self.written.get_mut() = 0;
     }
 
     /// A table of about `mb` megabytes for one search: a pooled one of that size when
@@ -187,8 +197,7 @@ impl Tt {
         });
         let mut t = reused.unwrap_or_else(|| Tt::new(mb));
         t.salt = splitmix(SALTS.fetch_add(0x9E37_79B9_7F4A_7C15, Ordering::Relaxed));
-        *t.active.get_mut() = want.min(START_LEN) - 1;
-        *t.written.get_mut() = 0;
+        t.restart();
         PooledTt(Some(t))
     }
 
@@ -211,7 +220,7 @@ impl Tt {
         }
         let w = self.written.fetch_add(1, Ordering::Relaxed) + 1;
         let active = self.active.load(Ordering::Relaxed);
-        if active < self.mask && w * 256 > active {
+        if active < self.mask() && w * 256 > active {
             let grown = (active << 1) | 1;
             if self
                 .active
@@ -353,14 +362,14 @@ mod tests {
         tt.add(12345, Facts { win: 0, fail: 2 });
         assert_eq!(tt.get(12345), Facts { win: 4, fail: 2 });
         // a different key in the same slot is not confused
-        let other = 12345 + (tt.mask as u64 + 1);
+        let other = 12345 + (tt.mask() as u64 + 1);
         assert_eq!(tt.get(other), Facts::default());
     }
 
     #[test]
     fn deep_facts_survive_a_stream_of_shallow_ones() {
         let tt = Tt::new(1);
-        let step = tt.mask as u64 + 1;
+        let step = tt.mask() as u64 + 1;
         tt.add(
             5,
             Facts {
