@@ -130,6 +130,57 @@ struct Report {
     problems: Vec<ProblemReport>,
 }
 
+/// The search settings with the machine's limits applied: more threads than cores are
+/// capped at the core count, a table larger than half the machine's memory at that half;
+/// each cap is said on stderr.
+fn bound_search(a: &crate::cli::SearchArgs) -> crate::cli::SearchArgs {
+    let mut s = a.clone();
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if s.threads > cores {
+        eprintln!(
+            "note: --threads {} is more than the {cores} cores of this machine; using {cores}",
+            s.threads
+        );
+        s.threads = cores;
+    }
+    if let Some(total) = physical_memory_mb() {
+        let most = (total / 2).max(16);
+        if s.hash > most {
+            eprintln!(
+                "note: --hash {} MB is more than half of this machine's {total} MB; using {most} MB",
+                s.hash
+            );
+            s.hash = most;
+        }
+    }
+    s
+}
+
+/// The machine's physical memory in MB, where the system says.
+fn physical_memory_mb() -> Option<usize> {
+    // SAFETY: sysconf only reads system constants.
+    let (pages, size) = unsafe {
+        (
+            libc::sysconf(libc::_SC_PHYS_PAGES),
+            libc::sysconf(libc::_SC_PAGESIZE),
+        )
+    };
+    (pages > 0 && size > 0).then(|| (pages as u128 * size as u128 / (1 << 20)) as usize)
+}
+
+/// Ctrl-C sets `stop`: the search ends and what it proved is printed. A second Ctrl-C ends
+/// the program at once (exit code 130, as a shell reports SIGINT).
+fn on_ctrl_c(stop: &Arc<AtomicBool>) {
+    let stop = stop.clone();
+    let presses = std::sync::atomic::AtomicU32::new(0);
+    let _ = ctrlc::set_handler(move || {
+        stop.store(true, Ordering::SeqCst);
+        if presses.fetch_add(1, Ordering::SeqCst) >= 1 {
+            std::process::exit(130);
+        }
+    });
+}
+
 fn problem_name(p: &Problem) -> String {
     let mut name = p.title.clone().unwrap_or_else(|| {
         Path::new(&p.file)
@@ -168,6 +219,7 @@ fn rules_for(condition: Condition, pos: &Position) -> Rules {
 }
 
 fn solve_cmd(a: &SolveArgs) -> i32 {
+    let search = bound_search(&a.search);
     let (mut problems, errors) = load_all(&a.files);
     let mut input_errors = errors;
     if let Some(fen) = &a.fen {
@@ -193,11 +245,8 @@ fn solve_cmd(a: &SolveArgs) -> i32 {
         return EXIT_INPUT;
     }
     let stop = Arc::new(AtomicBool::new(false));
-    {
-        let stop = stop.clone();
-        let _ = ctrlc::set_handler(move || stop.store(true, Ordering::Relaxed));
-    }
-    if let Some(secs) = a.search.time_limit {
+    on_ctrl_c(&stop);
+    if let Some(secs) = search.time_limit {
         let stop = stop.clone();
         std::thread::spawn(move || {
             std::thread::sleep(Duration::from_secs_f64(secs.max(0.0)));
@@ -205,7 +254,7 @@ fn solve_cmd(a: &SolveArgs) -> i32 {
         });
     }
     let style = if a.short { Style::Short } else { Style::Long };
-    let show_bar = !a.search.quiet && std::io::stderr().is_terminal();
+    let show_bar = !search.quiet && std::io::stderr().is_terminal();
     let mut report = Report { problems: vec![] };
     let stdout = std::io::stdout();
     for p in &problems {
@@ -239,8 +288,8 @@ fn solve_cmd(a: &SolveArgs) -> i32 {
             });
             let settings = Settings {
                 options: options.clone(),
-                threads: a.search.threads,
-                hash_mb: a.search.hash,
+                threads: search.threads,
+                hash_mb: search.hash,
                 stop: stop.clone(),
                 progress: Some(progress),
             };
@@ -405,36 +454,34 @@ fn tree_remarks(r: &TwinResult, full: u32) -> (Vec<String>, Vec<String>) {
 }
 
 fn check_cmd(a: &CheckArgs) -> i32 {
+    let search = bound_search(&a.search);
     if a.files.is_empty() {
         eprintln!("chainmate check: no problem files given");
         return EXIT_INPUT;
     }
     let (problems, mut input_errors) = load_all(&a.files);
     let stop = Arc::new(AtomicBool::new(false));
-    {
-        let stop = stop.clone();
-        let _ = ctrlc::set_handler(move || stop.store(true, Ordering::Relaxed));
-    }
+    on_ctrl_c(&stop);
     // Several problems: one thread each, problems in parallel, each with a share of the
     // table memory; one problem: all threads and the whole table.
     let per_problem = if problems.len() > 1 {
         1
     } else {
-        a.search.threads
+        search.threads
     };
-    let workers = if a.search.threads == 0 {
+    let workers = if search.threads == 0 {
         rayon::current_num_threads()
     } else {
-        a.search.threads
+        search.threads
     }
     .max(1);
     // Each worker's table grows only as far as its problem needs (tt.rs).
     let hash_each = if problems.len() > 1 {
-        (a.search.hash / workers).max(1)
+        (search.hash / workers).max(1)
     } else {
-        a.search.hash
+        search.hash
     };
-    let show_bar = !a.search.quiet && std::io::stderr().is_terminal() && problems.len() > 1;
+    let show_bar = !search.quiet && std::io::stderr().is_terminal() && problems.len() > 1;
     let bar = if show_bar {
         ProgressBar::new(problems.len() as u64)
     } else {
@@ -444,10 +491,10 @@ fn check_cmd(a: &CheckArgs) -> i32 {
         ProgressStyle::with_template("{bar:30} {pos}/{len} problems ({elapsed})")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    let threads = if a.search.threads == 0 {
+    let threads = if search.threads == 0 {
         0
     } else {
-        a.search.threads
+        search.threads
     };
     let pool = match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
         Ok(p) => p,
@@ -471,7 +518,7 @@ fn check_cmd(a: &CheckArgs) -> i32 {
                 let (mut duals, mut short) = (vec![], vec![]);
                 for t in &twins {
                     let twin_stop = Arc::new(AtomicBool::new(false));
-                    if let Some(secs) = a.search.time_limit {
+                    if let Some(secs) = search.time_limit {
                         let ts = twin_stop.clone();
                         std::thread::spawn(move || {
                             std::thread::sleep(Duration::from_secs_f64(secs.max(0.0)));
@@ -679,11 +726,12 @@ fn replay_cmd(a: &ReplayArgs) -> i32 {
         None => Position::initial(),
     };
     let rules = rules_for(cond, &pos);
-    println!("start {}", pos.to_fen());
+    let mut clock = GameClock::new(a.fen.as_deref());
+    println!("start {}", clock.fen(&pos));
     for (ply, token) in crate::check::tokens(&text).iter().enumerate() {
         let number = format!(
             "{}{}",
-            ply / 2 + 1,
+            clock.full,
             if pos.side == crate::core::Color::White {
                 "."
             } else {
@@ -704,7 +752,8 @@ fn replay_cmd(a: &ReplayArgs) -> i32 {
             let text = crate::rules::combo::steps_text(&pos, &rules, &steps, false);
             let last = steps.last().expect("a combo has steps");
             if last.capture && last.to == pos.king(pos.side.flip()) {
-                println!("{number}{text} {} (king captured)", child.to_fen());
+                clock.advance(&pos, &child);
+                println!("{number}{text} {} (king captured)", clock.fen(&child));
                 return EXIT_OK;
             }
             let mut notes = vec![];
@@ -720,7 +769,8 @@ fn replay_cmd(a: &ReplayArgs) -> i32 {
                 format!(" ({})", notes.join(", "))
             };
             let sign = if rules.in_check(&child) { "+" } else { "" };
-            println!("{number}{text}{sign} {}{notes}", child.to_fen());
+            clock.advance(&pos, &child);
+            println!("{number}{text}{sign} {}{notes}", clock.fen(&child));
             pos = child;
             continue;
         }
@@ -743,17 +793,74 @@ fn replay_cmd(a: &ReplayArgs) -> i32 {
             );
             return EXIT_INPUT;
         };
+        clock.advance(&pos, &child);
         println!(
             "{number}{} {}",
             move_text(&rules, &pos, m, &child, Style::Long),
-            child.to_fen()
+            clock.fen(&child)
         );
         pos = child;
     }
     EXIT_OK
 }
 
+/// The move counters of a replayed game (FEN's last two fields). The half-move clock
+/// restarts when a move captures (the opponent has fewer pieces after it) or moves, drops
+/// or pockets a pawn (a promotion moves a pawn); the move number grows after each Black
+/// move.
+struct GameClock {
+    half: u32,
+    full: u32,
+}
+
+impl GameClock {
+    /// The counters of a FEN (`0 1` when absent or not numbers).
+    fn new(fen: Option<&str>) -> GameClock {
+        let fields: Vec<&str> = fen.unwrap_or("").split_whitespace().collect();
+        let number = |i: usize, default: u32| {
+            fields
+                .get(i)
+                .and_then(|f| f.parse().ok())
+                .unwrap_or(default)
+        };
+        GameClock {
+            half: number(4, 0),
+            full: number(5, 1).max(1),
+        }
+    }
+
+    fn advance(&mut self, before: &Position, after: &Position) {
+        use crate::core::Piece;
+        let us = before.side;
+        let pawns = |p: &Position| -> u64 {
+            (0..64u8)
+                .filter(|&s| p.board.get(s) == Some(Piece::new(us, Kind::Pawn)))
+                .fold(0, |m, s| m | 1 << s)
+        };
+        let pocket = |p: &Position| p.pockets[us.idx()];
+        let capture = after.count(us.flip()) < before.count(us.flip());
+        let pawn_move = pawns(before) != pawns(after)
+            || pocket(before) == Some(Kind::Pawn)
+            || pocket(after) == Some(Kind::Pawn);
+        self.half = if capture || pawn_move {
+            0
+        } else {
+            self.half + 1
+        };
+        if us == crate::core::Color::Black {
+            self.full += 1;
+        }
+    }
+
+    fn fen(&self, pos: &Position) -> String {
+        let f = pos.to_fen();
+        let board = f.strip_suffix(" 0 1").unwrap_or(&f);
+        format!("{board} {} {}", self.half, self.full)
+    }
+}
+
 #[derive(Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 struct ClaimProof {
     fen: String,
     condition: String,
@@ -771,6 +878,7 @@ struct ClaimProof {
 }
 
 #[derive(Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 struct ComboRefutation {
     /// The claimant's combo.
     combo: String,
@@ -864,12 +972,7 @@ fn claim_cmd(a: &ClaimArgs) -> i32 {
         }
     }
     let rules = rules_for(cond, &pos);
-    let illegal = if cond == Condition::Combo {
-        crate::rules::combo::can_capture_king(&pos, pos.side, &rules)
-    } else {
-        pos.mover_king_attacked()
-    };
-    if illegal {
+    if rules.other_side_in_check(&pos) {
         eprintln!(
             "error: illegal position: the side not to move is in check ({})",
             pos.to_fen()
@@ -986,18 +1089,7 @@ fn verify_claim_cmd(a: &VerifyClaimArgs) -> i32 {
         return EXIT_INPUT;
     };
     let rules = rules_for(cond, &pos);
-    let verdict: Result<String, String> = if cond != Condition::Combo {
-        // Other conditions: the claim is re-decided from the legal moves.
-        let in_check = rules.in_check(&pos);
-        let any = rules.has_legal_move(&pos);
-        if proof.holds == (!in_check && !any) && proof.in_check == in_check {
-            Ok("the claim's verdict is right".into())
-        } else {
-            Err("the claim's verdict is wrong".into())
-        }
-    } else {
-        verify_combo(&pos, &rules, &proof)
-    };
+    let verdict = verify_proof(&pos, cond, &rules, &proof);
     match verdict {
         Ok(why) => {
             println!("proof verified: {why}");
@@ -1008,6 +1100,81 @@ fn verify_claim_cmd(a: &VerifyClaimArgs) -> i32 {
             EXIT_FAILED
         }
     }
+}
+
+/// Checks every field of a proof: against the position (the claimant is the side to move,
+/// the diagram is legal under the condition), against each other (a claim that holds has no
+/// check, no safe move; a failing one has a reason), and then the claim itself.
+fn verify_proof(
+    pos: &Position,
+    cond: Condition,
+    rules: &Rules,
+    proof: &ClaimProof,
+) -> Result<String, String> {
+    let us = pos.side;
+    if proof.claimant != us.to_string() {
+        return Err(format!(
+            "the claimant is '{}', but {us} is to move in the FEN",
+            proof.claimant
+        ));
+    }
+    let combo = cond == Condition::Combo;
+    if rules.other_side_in_check(pos) {
+        return Err(format!(
+            "illegal position: {} is in check with {us} to move",
+            us.flip()
+        ));
+    }
+    if proof.holds && proof.in_check {
+        return Err(
+            "\"holds\" and \"in_check\" contradict each other: no stalemate in check".into(),
+        );
+    }
+    if proof.holds && proof.safe_move.is_some() {
+        return Err("the claim is said to hold, yet a safe move is given".into());
+    }
+    if !proof.in_check && proof.check_capture.is_some() {
+        return Err("a check capture is given, but \"in_check\" is false".into());
+    }
+    if !proof.holds && !proof.refutations.is_empty() {
+        return Err("refutations are given for a claim said to fail".into());
+    }
+    if !proof.holds && !proof.in_check && proof.safe_move.is_none() {
+        return Err("the claim is said to fail, but neither check nor a safe move is given".into());
+    }
+    if combo {
+        return verify_combo(pos, rules, proof);
+    }
+    if proof.check_capture.is_some() || !proof.refutations.is_empty() {
+        return Err(format!(
+            "check captures and refutations belong to Combo proofs, not to {}",
+            cond.name()
+        ));
+    }
+    let in_check = rules.in_check(pos);
+    if proof.in_check != in_check {
+        return Err(format!(
+            "\"in_check\" is {}, but {us} is {}in check",
+            proof.in_check,
+            if in_check { "" } else { "not " }
+        ));
+    }
+    if let Some(m) = &proof.safe_move {
+        if crate::check::find_move(rules, pos, m).is_none() {
+            return Err(format!("the safe move {m} is not a legal move of {us}"));
+        }
+    }
+    let any = rules.has_legal_move(pos);
+    if proof.holds != (!in_check && !any) {
+        return Err("the claim's verdict is wrong".into());
+    }
+    Ok(if proof.holds {
+        format!("{us} is not in check and has no legal move")
+    } else if in_check {
+        format!("{us} is in check: the claim fails")
+    } else {
+        format!("{us} can move: the claim fails")
+    })
 }
 
 fn verify_combo(pos: &Position, rules: &Rules, proof: &ClaimProof) -> Result<String, String> {
@@ -1028,6 +1195,13 @@ fn verify_combo(pos: &Position, rules: &Rules, proof: &ClaimProof) -> Result<Str
             .as_deref()
             .ok_or("in check, but no capture given")?;
         king_taken(&pos.null_move(), c)?;
+        if let Some(m) = &proof.safe_move {
+            // Not needed for a claim in check, but a field that is printed is checked.
+            let (after, _) = combo::parse(pos, rules, m)?;
+            if combo::king_capture(&after, after.side, rules).is_some() {
+                return Err(format!("the safe move {m} lets the king be captured"));
+            }
+        }
         return Ok(format!("{us} is in combo check: {c}"));
     }
     if combo::king_capture(pos, us.flip(), rules).is_some() {

@@ -90,6 +90,8 @@ pub fn tokens(line: &str) -> Vec<String> {
     for t in out {
         match merged.last_mut() {
             Some(last) if t.starts_with('(') => last.push_str(&t),
+            // Popeye's long en passant, `e5*d6 ep.`: the mark belongs to the move.
+            Some(last) if t == "ep." || t == "e.p." => last.push_str(&t),
             _ => merged.push(t),
         }
     }
@@ -136,50 +138,89 @@ fn stated_lines(solution: &str) -> Vec<Vec<String>> {
 /// may be left out when the leader alone names one move, and `N` is read as the knight
 /// when no nightrider is on the board (English notation).
 pub fn find_move(rules: &Rules, pos: &Position, text: &str) -> Option<(Move, Position)> {
-    if rules.condition == crate::rules::Condition::Combo {
-        // A combo is read step by step and found by the position it leads to.
-        let (after, _) = crate::rules::combo::parse(pos, rules, text).ok()?;
-        let mut found = None;
-        let _ = rules.for_each_legal(pos, |m, c| {
-            if c.hash == after.hash {
-                found = Some((m, *c));
-                std::ops::ControlFlow::Break(())
-            } else {
-                std::ops::ControlFlow::Continue(())
-            }
-        });
-        return found;
-    }
-    let moves = rules.legal_moves(pos);
-    let body = |m: Move, style| normalize(&move_body(rules, pos, m, style));
-    let leader = |t: &str| t.split('(').next().unwrap_or("").to_string();
-    let mut wants = vec![normalize(text)];
-    let has_nightrider =
-        (0..64u8).any(|s| pos.board.kind_at(s) == Some(crate::core::Kind::Nightrider));
-    if !has_nightrider && wants[0].starts_with('N') {
-        wants.push(format!("S{}", &wants[0][1..]));
-    }
-    for want in &wants {
-        if let Some(found) = moves
-            .iter()
-            .find(|(m, _)| body(*m, Style::Long) == *want || body(*m, Style::Short) == *want)
-        {
-            return Some(*found);
+    MoveReader::new(rules, pos).find(text)
+}
+
+/// Reads move texts in one position: the legal moves and their texts are worked out once,
+/// so that many texts (a stated solution's variations, a round-trip test) can be read
+/// cheaply. A text names a move when its normalized form is the move's long or short
+/// text; a text that fits moves with different results names none (it is ambiguous).
+pub struct MoveReader<'a> {
+    rules: &'a Rules,
+    pos: &'a Position,
+    /// Each legal move with its result and its normalized long and short bodies (empty
+    /// for Combo, whose texts are read step by step).
+    moves: Vec<(Move, Position, String, String)>,
+    has_nightrider: bool,
+}
+
+impl<'a> MoveReader<'a> {
+    pub fn new(rules: &'a Rules, pos: &'a Position) -> MoveReader<'a> {
+        let combo = rules.condition == crate::rules::Condition::Combo;
+        let moves = rules
+            .legal_moves(pos)
+            .into_iter()
+            .map(|(m, c)| {
+                if combo {
+                    (m, c, String::new(), String::new())
+                } else {
+                    let long = normalize(&move_body(rules, pos, m, Style::Long));
+                    let short = normalize(&move_body(rules, pos, m, Style::Short));
+                    (m, c, long, short)
+                }
+            })
+            .collect();
+        let has_nightrider =
+            (0..64u8).any(|s| pos.board.kind_at(s) == Some(crate::core::Kind::Nightrider));
+        MoveReader {
+            rules,
+            pos,
+            moves,
+            has_nightrider,
         }
-        if !want.contains('(') {
-            let hits: Vec<&(Move, Position)> = moves
+    }
+
+    /// The one legal move `text` names, if any.
+    pub fn find(&self, text: &str) -> Option<(Move, Position)> {
+        if self.rules.condition == crate::rules::Condition::Combo {
+            // A combo is read step by step and found by the position it leads to.
+            let (after, _) = crate::rules::combo::parse(self.pos, self.rules, text).ok()?;
+            return self
+                .moves
                 .iter()
-                .filter(|(m, _)| {
-                    leader(&body(*m, Style::Long)) == *want
-                        || leader(&body(*m, Style::Short)) == *want
-                })
-                .collect();
-            if hits.len() == 1 {
-                return Some(*hits[0]);
+                .find(|(_, c, _, _)| c.hash == after.hash && c.board == after.board)
+                .map(|(m, c, _, _)| (*m, *c));
+        }
+        let leader = |t: &str| t.split('(').next().unwrap_or("").to_string();
+        let mut wants = vec![normalize(text)];
+        if !self.has_nightrider && wants[0].starts_with('N') {
+            wants.push(format!("S{}", &wants[0][1..]));
+        }
+        for want in &wants {
+            let exact = self.unique(|long, short| long == want || short == want);
+            if exact.is_some() {
+                return exact;
+            }
+            if !want.contains('(') {
+                let by_leader =
+                    self.unique(|long, short| leader(long) == *want || leader(short) == *want);
+                if by_leader.is_some() {
+                    return by_leader;
+                }
             }
         }
+        None
     }
-    None
+
+    /// The move whose texts fit, when all the moves that fit have one result.
+    fn unique(&self, fits: impl Fn(&str, &str) -> bool) -> Option<(Move, Position)> {
+        let mut hits = self.moves.iter().filter(|(_, _, l, s)| fits(l, s));
+        let (m, c, _, _) = hits.next()?;
+        if hits.any(|(_, d, _, _)| d.hash != c.hash || d.board != c.board) {
+            return None;
+        }
+        Some((*m, *c))
+    }
 }
 
 fn line_matches(found: &[MoveInfo], stated: &[String]) -> bool {

@@ -292,6 +292,10 @@ fn walk(
         let end = states.len();
         let mut outcome = ControlFlow::Continue(());
         for (i, st) in states.iter().enumerate().take(end).skip(start) {
+            if rules.stopped() {
+                // Stopped: the caller discards whatever this walk answers.
+                return (states, ControlFlow::Break(()));
+            }
             outcome = each_step(st, us, rules, castle_ok, &mut |step, n| match n {
                 Next::End(hash, build) => f(hash, build, i as u32, step, st.root),
                 Next::Challenge(key, build) => {
@@ -776,15 +780,62 @@ fn disambiguation(pos: &Position, rules: &Rules, s: &Step) -> String {
     }
 }
 
-/// One parsed step: piece letter (None for a pawn), origin hints, capture flag, target,
-/// promotion, or a castling.
+/// One parsed step: piece kind (the pawn when no letter is written), origin hints, capture
+/// flag, target, promotion, or a castling. `N` names the nightrider where one can make the
+/// step and the knight otherwise (the seed writes the knight `N`): `alt` and `promo_alt`
+/// hold the knight then.
 struct StepText {
     kind: Kind,
+    alt: Option<Kind>,
     from_file: Option<u8>,
     from_rank: Option<u8>,
     to: Square,
     promo: Option<Kind>,
+    promo_alt: Option<Kind>,
     castle: Option<usize>,
+}
+
+impl StepText {
+    /// 0 when the step does not fit; otherwise 1 plus one for each of piece and promotion
+    /// read in the first sense (so the nightrider is preferred for `N`).
+    fn fit(&self, step: &Step) -> u8 {
+        if let Some(wing) = self.castle {
+            return u8::from(step.castle && (step.to < step.from) == (wing == 1));
+        }
+        let kind = if step.kind == self.kind {
+            2
+        } else if Some(step.kind) == self.alt {
+            1
+        } else {
+            0
+        };
+        let promo = if step.promo == self.promo {
+            2
+        } else if step.promo.is_some() && step.promo == self.promo_alt {
+            1
+        } else {
+            0
+        };
+        if step.castle
+            || kind == 0
+            || promo == 0
+            || step.to != self.to
+            || self.from_file.is_some_and(|f| step.from & 7 != f)
+            || self.from_rank.is_some_and(|r| step.from >> 3 != r)
+        {
+            return 0;
+        }
+        kind + promo - 1
+    }
+}
+
+/// A piece code of a step (`K`, `S`, `N`, `AM`, `KG`, ...): the kind and, for `N`, the knight
+/// as the second reading.
+fn step_piece(code: &str) -> Option<(Kind, Option<Kind>)> {
+    match code {
+        "N" => Some((Kind::Nightrider, Some(Kind::Knight))),
+        _ => Kind::from_code(code).map(|k| (k, None)),
+    }
 }
 
 fn parse_step(text: &str) -> Result<StepText, String> {
@@ -800,41 +851,42 @@ fn parse_step(text: &str) -> Result<StepText, String> {
     if let Some(wing) = castle {
         return Ok(StepText {
             kind: Kind::King,
+            alt: None,
             from_file: None,
             from_rank: None,
             to: 0,
             promo: None,
+            promo_alt: None,
             castle: Some(wing),
         });
     }
-    let (body, promo) = match t.split_once('=') {
+    let (body, promo, promo_alt) = match t.split_once('=') {
         Some((b, p)) => {
-            let k = match p {
-                "N" => Some(Kind::Knight),
-                _ => Kind::from_code(p),
-            }
-            .filter(|&k| k != Kind::King && k != Kind::Pawn)
-            .ok_or_else(|| format!("'{text}': unknown promotion piece '{p}'"))?;
-            (b, Some(k))
+            let (k, alt) = step_piece(p)
+                .filter(|&(k, _)| k != Kind::King && k != Kind::Pawn)
+                .ok_or_else(|| format!("'{text}': unknown promotion piece '{p}'"))?;
+            (b, Some(k), alt)
         }
-        None => (t.as_str(), None),
+        None => (t.as_str(), None, None),
     };
-    let mut chars: Vec<char> = body
+    let chars: Vec<char> = body
         .chars()
         .filter(|c| !matches!(c, 'x' | '*' | '-' | ':'))
         .collect();
-    let kind = match chars.first() {
-        Some(c) if c.is_ascii_uppercase() => {
-            let letter = chars.remove(0);
-            if letter == 'N' {
-                Kind::Knight
-            } else {
-                Kind::from_code(&letter.to_string())
-                    .ok_or_else(|| format!("'{text}': unknown piece '{letter}'"))?
-            }
+    // The piece code: the leading capitals (one or two letters).
+    let letters = chars.iter().take_while(|c| c.is_ascii_uppercase()).count();
+    let (kind, alt) = match letters {
+        0 => (Kind::Pawn, None),
+        1 | 2 => {
+            let code: String = chars[..letters].iter().collect();
+            step_piece(&code).ok_or_else(|| format!("'{text}': unknown piece '{code}'"))?
         }
-        _ => Kind::Pawn,
+        _ => {
+            let code: String = chars[..letters].iter().collect();
+            return Err(format!("'{text}': unknown piece '{code}'"));
+        }
     };
+    let chars = &chars[letters..];
     if chars.len() < 2 {
         return Err(format!("'{text}': no target square"));
     }
@@ -852,10 +904,12 @@ fn parse_step(text: &str) -> Result<StepText, String> {
     }
     Ok(StepText {
         kind,
+        alt,
         from_file,
         from_rank,
         to,
         promo,
+        promo_alt,
         castle: None,
     })
 }
@@ -917,20 +971,16 @@ fn parse_with(
             None => first_states(pos, us),
         };
         let mut found: Vec<(Step, Option<State>, Option<Position>)> = vec![];
+        let mut best = 1;
         for st in &candidates {
             let _ = each_step(st, us, rules, &mut castle_ok, &mut |step, next| {
-                let fits = match want.castle {
-                    Some(wing) => step.castle && (step.to < step.from) == (wing == 1),
-                    None => {
-                        !step.castle
-                            && step.kind == want.kind
-                            && step.to == want.to
-                            && step.promo == want.promo
-                            && want.from_file.is_none_or(|f| step.from & 7 == f)
-                            && want.from_rank.is_none_or(|r| step.from >> 3 == r)
-                    }
-                };
-                if fits {
+                let fit = want.fit(&step);
+                if fit > best {
+                    // A reading in the first sense (`N` the nightrider) wins.
+                    found.clear();
+                    best = fit;
+                }
+                if fit == best {
                     match next {
                         Next::Challenge(_, s) => found.push((step, Some(s()), None)),
                         Next::End(_, p) => found.push((step, None, Some(p()))),

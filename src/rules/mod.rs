@@ -98,7 +98,23 @@ impl Condition {
 pub struct Rules {
     pub condition: Condition,
     promotions: Vec<Kind>,
+    stop: StopFlag,
 }
+
+/// The search's stop flag (time limit, Ctrl-C), seen by the generators whose loops are not
+/// bounded by a small constant (the combo walk). Once it is set, such a loop ends early, so
+/// whatever it returns is meaningless: every caller that may run with a flag checks it
+/// after the call and discards the answer (the search engine does). Rules compare equal
+/// whatever their flag.
+#[derive(Clone, Debug, Default)]
+struct StopFlag(Option<std::sync::Arc<std::sync::atomic::AtomicBool>>);
+
+impl PartialEq for StopFlag {
+    fn eq(&self, _: &StopFlag) -> bool {
+        true
+    }
+}
+impl Eq for StopFlag {}
 
 impl Default for Rules {
     fn default() -> Self {
@@ -117,7 +133,33 @@ impl Rules {
         Rules {
             condition,
             promotions,
+            stop: StopFlag::default(),
         }
+    }
+
+    /// These rules with the search's stop flag (see [`Rules::stopped`]).
+    pub fn with_stop(mut self, stop: std::sync::Arc<std::sync::atomic::AtomicBool>) -> Rules {
+        self.stop = StopFlag(Some(stop));
+        self
+    }
+
+    /// These rules without a stop flag: for what is printed (move texts and their check
+    /// and mate signs must be exact even after a stop).
+    pub fn without_stop(&self) -> Rules {
+        Rules {
+            stop: StopFlag::default(),
+            ..self.clone()
+        }
+    }
+
+    /// Has the search been asked to stop? Long generator loops look at this and end early;
+    /// their answer is then meaningless and is discarded by the caller.
+    #[inline]
+    pub fn stopped(&self) -> bool {
+        self.stop
+            .0
+            .as_ref()
+            .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed))
     }
 
     /// Is replaying one move (`play`, `is_pseudo_legal`) cheap, and does a position's move
@@ -202,6 +244,15 @@ impl Rules {
             | Condition::TatarstanNoChains => self
                 .for_each_legal(pos, |_, _| ControlFlow::Break(()))
                 .is_break(),
+        }
+    }
+
+    /// Is the side not to move in check under this condition (an illegal diagram)? For Combo
+    /// that is combo check: the side to move could capture the king with one combo.
+    pub fn other_side_in_check(&self, pos: &Position) -> bool {
+        match self.condition {
+            Condition::Combo => combo::can_capture_king(pos, pos.side, self),
+            _ => pos.mover_king_attacked(),
         }
     }
 

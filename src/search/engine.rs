@@ -193,7 +193,7 @@ impl<'a> Engine<'a> {
         if n == 1 && b == Battle::Direct {
             // Mate in one is cheaper to search than to look up.
             ctx.nodes += 1;
-            return self.goal_in_one(ctx, pos).is_some();
+            return self.goal_in_one(ctx, pos).is_some() && !self.stopped();
         }
         let key = pos.hash ^ SALT_ATT[b as usize];
         let f = self.tt.get(key);

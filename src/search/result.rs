@@ -26,6 +26,7 @@ pub struct MoveInfo {
 
 impl MoveInfo {
     pub fn new(rules: &Rules, pos: &Position, m: Move, child: &Position) -> MoveInfo {
+        let rules = &rules.without_stop();
         let mut steps = vec![format!("{}-{}", square_name(m.from), square_name(m.to))];
         if matches!(
             m.kind,

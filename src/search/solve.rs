@@ -72,10 +72,15 @@ pub fn solve_twin(inst: &TwinInstance, rules: &Rules, settings: &Settings) -> Tw
     } else {
         settings.threads
     };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .expect("thread pool");
+    // Inside a pool of the right size already (one pool for a whole run), the search runs
+    // there; otherwise in a pool of its own, or where it is when the system refuses one.
+    let pool = (threads != rayon::current_num_threads()).then(|| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .ok()
+    });
+    let rules = &rules.clone().with_stop(settings.stop.clone());
     let stip = inst.stipulation;
     // The table starts small and grows up to `--hash` as the search fills it.
     let tt = Tt::acquire(settings.hash_mb);
@@ -105,14 +110,14 @@ pub fn solve_twin(inst: &TwinInstance, rules: &Rules, settings: &Settings) -> Tw
         seconds: 0.0,
         notes: vec![],
     };
-    if pos.mover_king_attacked() {
+    if rules.other_side_in_check(&pos) {
         result
             .notes
             .push("the side not to move is in check: illegal position".into());
         result.seconds = started.elapsed().as_secs_f64();
         return result;
     }
-    pool.install(|| match stip.play {
+    let mut search = || match stip.play {
         Play::Direct | Play::Self_ | Play::Reflex => {
             let battle = match stip.play {
                 Play::Direct => Battle::Direct,
@@ -125,7 +130,11 @@ pub fn solve_twin(inst: &TwinInstance, rules: &Rules, settings: &Settings) -> Tw
         Play::Series | Play::SeriesHelp | Play::SeriesSelf => {
             solve_series(&engine, &pos, stip, settings, &mut result)
         }
-    });
+    };
+    match pool.flatten() {
+        Some(pool) => pool.install(search),
+        None => search(),
+    }
     result.complete = !settings.stop.load(Ordering::Relaxed);
     result.nodes = engine.nodes.load(Ordering::Relaxed);
     result.seconds = started.elapsed().as_secs_f64();
@@ -160,15 +169,31 @@ fn solve_help(
     }
     if settings.options.set_play && plies >= 2 {
         // Set play: the side to move passes, the other side starts a play one ply shorter.
-        let passed = pos.null_move();
-        let mut p = if (plies - 1) % 2 == 0 { 2 } else { 1 };
-        while p < plies {
-            out.set_lines
-                .extend(help_lines(engine, &passed, p, settings));
-            p += 2;
+        if let Some(passed) = passed_position(engine, pos, out) {
+            let mut p = if (plies - 1) % 2 == 0 { 2 } else { 1 };
+            while p < plies {
+                out.set_lines
+                    .extend(help_lines(engine, &passed, p, settings));
+                p += 2;
+            }
         }
     }
     out.partial = limit(&mut out.lines, settings.options.max_solutions);
+}
+
+/// The position after the side to move passes (set play), or `None` with a note when that
+/// side is in check: passing would leave its king attacked, so there is no set play (as in
+/// Popeye, which says set play is not applicable).
+fn passed_position(engine: &Engine, pos: &Position, out: &mut TwinResult) -> Option<Position> {
+    let passed = pos.null_move();
+    if engine.rules.other_side_in_check(&passed) {
+        out.notes.push(format!(
+            "set play not applicable: {} is in check and cannot pass",
+            pos.side
+        ));
+        return None;
+    }
+    Some(passed)
 }
 
 /// Keeps at most `max` solutions; true when some were cut (Popeye then prints
@@ -185,7 +210,7 @@ fn limit<T>(v: &mut Vec<T>, max: Option<u32>) -> bool {
 
 /// Runs `f` on every root move in parallel, each with its own scratch context; the
 /// results come back in generation order, whatever the thread timing.
-fn by_root<R: Send>(
+fn by_root<R: Send + Default>(
     engine: &Engine,
     roots: &[(Move, Position)],
     settings: &Settings,
@@ -195,6 +220,11 @@ fn by_root<R: Send>(
     roots
         .par_iter()
         .map(|(m, child)| {
+            if engine.stopped() {
+                // Not searched: the default says nothing was found (callers that need to
+                // tell "not searched" from "refuted" look at the stop flag themselves).
+                return R::default();
+            }
             let mut ctx = Ctx::new();
             let r = f(&mut ctx, *m, child);
             engine.flush(&mut ctx);
@@ -270,11 +300,12 @@ fn solve_series(
     }
     if settings.options.set_play {
         // Set play: the series side passes once more than it may (the other side starts).
-        let passed = pos.null_move();
-        out.set_lines = match end {
-            SeriesEnd::Direct => vec![],
-            _ => final_moves(engine, end, &passed, &mut Ctx::new()),
-        };
+        if let Some(passed) = passed_position(engine, pos, out) {
+            out.set_lines = match end {
+                SeriesEnd::Direct => vec![],
+                _ => final_moves(engine, end, &passed, &mut Ctx::new()),
+            };
+        }
     }
     out.partial = limit(&mut out.lines, settings.options.max_solutions);
 }
@@ -436,7 +467,7 @@ fn solve_battle(
             });
         }
     }
-    if opts.set_play {
+    if opts.set_play && passed_position(engine, pos, out).is_some() {
         out.set_play = tree::set_play(engine, &mut ctx, battle, pos, n, opts);
     }
     if battle == Battle::Direct && !out.keys.is_empty() && shortest < n {
