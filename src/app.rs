@@ -25,6 +25,8 @@ use std::time::{Duration, Instant};
 pub const EXIT_OK: i32 = 0;
 pub const EXIT_FAILED: i32 = 1;
 pub const EXIT_INPUT: i32 = 2;
+/// Nothing proven wrong, but some search was stopped (time limit, Ctrl-C) before it decided.
+pub const EXIT_UNKNOWN: i32 = 3;
 
 pub fn run(cli: Cli) -> i32 {
     match cli.command {
@@ -405,6 +407,8 @@ fn perft_cmd(a: &PerftArgs) -> i32 {
 struct CheckReport {
     file: String,
     line: usize,
+    /// 0-based index of the problem (document) in its file.
+    index: usize,
     name: String,
     twins: Vec<TwinVerdict>,
     duals: Vec<String>,
@@ -459,28 +463,21 @@ fn check_cmd(a: &CheckArgs) -> i32 {
         eprintln!("chainmate check: no problem files given");
         return EXIT_INPUT;
     }
+    if let Err(e) = init_pool(search.threads) {
+        eprintln!("error: {e}");
+        return EXIT_INPUT;
+    }
     let (problems, mut input_errors) = load_all(&a.files);
+    for e in &input_errors {
+        eprintln!("error: {e}");
+    }
     let stop = Arc::new(AtomicBool::new(false));
     on_ctrl_c(&stop);
-    // Several problems: one thread each, problems in parallel, each with a share of the
-    // table memory; one problem: all threads and the whole table.
-    let per_problem = if problems.len() > 1 {
-        1
-    } else {
-        search.threads
-    };
-    let workers = if search.threads == 0 {
-        rayon::current_num_threads()
-    } else {
-        search.threads
-    }
-    .max(1);
-    // Each worker's table grows only as far as its problem needs (tt.rs).
-    let hash_each = if problems.len() > 1 {
-        (search.hash / workers).max(1)
-    } else {
-        search.hash
-    };
+    // Problems run side by side, one per worker, each searching in the run's one thread
+    // pool (its root moves spread over the pool's threads); each worker's table has a share
+    // of the memory and grows only as far as its problem needs (tt.rs).
+    let workers = rayon::current_num_threads().clamp(1, problems.len().max(1));
+    let hash_each = (search.hash / workers).max(1);
     let show_bar = !search.quiet && std::io::stderr().is_terminal() && problems.len() > 1;
     let bar = if show_bar {
         ProgressBar::new(problems.len() as u64)
@@ -491,157 +488,292 @@ fn check_cmd(a: &CheckArgs) -> i32 {
         ProgressStyle::with_template("{bar:30} {pos}/{len} problems ({elapsed})")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    let threads = if search.threads == 0 {
-        0
-    } else {
-        search.threads
-    };
-    let pool = match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
-        Ok(p) => p,
-        Err(e) => {
-            eprintln!("error: thread pool: {e}");
-            return EXIT_INPUT;
-        }
-    };
-    use rayon::prelude::*;
-    let outcomes: Vec<Result<CheckReport, ProblemError>> = pool.install(|| {
-        problems
-            .par_iter()
-            .map(|p| {
-                let twins = p.twin_instances()?;
-                let started = Instant::now();
-                let mut options = p.options.clone();
-                if a.duals || a.short_variations {
-                    options.variations = true;
-                }
-                let mut verdicts = vec![];
-                let (mut duals, mut short) = (vec![], vec![]);
-                for t in &twins {
-                    let twin_stop = Arc::new(AtomicBool::new(false));
-                    if let Some(secs) = search.time_limit {
-                        let ts = twin_stop.clone();
-                        std::thread::spawn(move || {
-                            std::thread::sleep(Duration::from_secs_f64(secs.max(0.0)));
-                            ts.store(true, Ordering::Relaxed);
-                        });
-                    }
+    let watchdog = Watchdog::new(workers, stop.clone());
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let (tx, rx) = std::sync::mpsc::channel::<(usize, Result<CheckReport, ProblemError>)>();
+    let mut summary = CheckSummary::default();
+    std::thread::scope(|scope| {
+        for w in 0..workers {
+            let tx = tx.clone();
+            let (problems, next, watchdog, stop, search) =
+                (&problems, &next, &watchdog, &stop, &search);
+            scope.spawn(move || {
+                loop {
                     if stop.load(Ordering::Relaxed) {
-                        twin_stop.store(true, Ordering::Relaxed);
+                        break;
                     }
-                    let settings = Settings {
-                        options: options.clone(),
-                        threads: per_problem,
-                        hash_mb: hash_each,
-                        stop: twin_stop,
-                        progress: None,
-                    };
-                    let rules = rules_for(t.condition, &t.position);
-                    let (v, r) = check_twin(p, t, &rules, &settings);
-                    let (d, sv) = tree_remarks(&r, t.stipulation.moves);
-                    if a.duals {
-                        duals.extend(d);
-                        if r.lines.len() > 1 {
-                            duals.extend(help_duals(&r));
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(p) = problems.get(i) else { break };
+                    let problem_stop = watchdog.start(w, search.time_limit);
+                    let r = check_problem(p, a, hash_each, &problem_stop);
+                    watchdog.finish(w);
+                    if tx.send((i, r)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        // Results are printed in input order as soon as they and all before them are in.
+        let mut pending = std::collections::BTreeMap::new();
+        let mut printed = 0;
+        for (i, r) in rx {
+            bar.inc(1);
+            pending.insert(i, r);
+            while let Some(r) = pending.remove(&printed) {
+                bar.suspend(|| match r {
+                    Ok(r) => summary.print(&r, a.format),
+                    Err(e) => {
+                        eprintln!("error: {e}");
+                        input_errors.push(e);
+                    }
+                });
+                printed += 1;
+            }
+        }
+        summary.printed = printed;
+    });
+    watchdog.close();
+    bar.finish_and_clear();
+    let not_reached = &problems[summary.printed.min(problems.len())..];
+    if a.format == Format::Text {
+        summary.print_totals(&input_errors, not_reached);
+    }
+    if !not_reached.is_empty() {
+        eprintln!(
+            "stopped: {} problem(s) not reached, from {}:{} on",
+            not_reached.len(),
+            not_reached[0].file,
+            not_reached[0].line
+        );
+    }
+    if !input_errors.is_empty() {
+        EXIT_INPUT
+    } else if summary.unsound > 0 {
+        EXIT_FAILED
+    } else if summary.unknown > 0 || !not_reached.is_empty() {
+        EXIT_UNKNOWN
+    } else {
+        EXIT_OK
+    }
+}
+
+/// Builds the run's one thread pool (rayon's global pool) with `threads` threads (0: one
+/// per core). A pool that cannot be built is an error, not a panic.
+fn init_pool(threads: usize) -> Result<(), String> {
+    match rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build_global()
+    {
+        Ok(()) => Ok(()),
+        // Already built (a second command in one process): keep it.
+        Err(_) if threads == 0 || rayon::current_num_threads() == threads => Ok(()),
+        Err(e) => Err(format!("cannot start {threads} worker threads: {e}")),
+    }
+}
+
+/// One problem checked: every twin judged against its own part of the stated solution,
+/// all under one stop flag (the problem's time limit, or the run's Ctrl-C).
+fn check_problem(
+    p: &Problem,
+    a: &CheckArgs,
+    hash_mb: usize,
+    stop: &Arc<AtomicBool>,
+) -> Result<CheckReport, ProblemError> {
+    let twins = p.twin_instances()?;
+    let started = Instant::now();
+    let mut options = p.options.clone();
+    if a.duals || a.short_variations {
+        options.variations = true;
+    }
+    let mut verdicts = vec![];
+    let (mut duals, mut short) = (vec![], vec![]);
+    for t in &twins {
+        let settings = Settings {
+            options: options.clone(),
+            threads: 0,
+            hash_mb,
+            stop: stop.clone(),
+            progress: None,
+        };
+        let rules = rules_for(t.condition, &t.position);
+        let (v, r) = check_twin(p, t, &rules, &settings);
+        let (d, sv) = tree_remarks(&r, t.stipulation.moves);
+        if a.duals {
+            duals.extend(d);
+            if r.lines.len() > 1 {
+                duals.extend(help_duals(&r));
+            }
+        }
+        if a.short_variations {
+            short.extend(sv);
+        }
+        verdicts.push(v);
+    }
+    Ok(CheckReport {
+        file: p.file.clone(),
+        line: p.line,
+        index: p.index,
+        name: problem_name(p),
+        twins: verdicts,
+        duals,
+        short_variations: short,
+        seconds: started.elapsed().as_secs_f64(),
+    })
+}
+
+/// Per-worker deadlines, watched by one thread: a problem's stop flag is set when its time
+/// limit has passed or the run is stopped (Ctrl-C). One thread for the whole run, however
+/// many problems.
+struct Watchdog {
+    slots: Arc<std::sync::Mutex<Vec<Option<(Option<Instant>, Arc<AtomicBool>)>>>>,
+    done: Arc<AtomicBool>,
+    thread: std::sync::Mutex<Option<std::thread::JoinHandle<()>>>,
+}
+
+impl Watchdog {
+    fn new(workers: usize, run_stop: Arc<AtomicBool>) -> Watchdog {
+        let slots: Arc<std::sync::Mutex<Vec<Option<(Option<Instant>, Arc<AtomicBool>)>>>> =
+            Arc::new(std::sync::Mutex::new(vec![None; workers]));
+        let done = Arc::new(AtomicBool::new(false));
+        let (s, d) = (slots.clone(), done.clone());
+        let thread = std::thread::spawn(move || {
+            while !d.load(Ordering::Relaxed) {
+                let now = Instant::now();
+                let stopped = run_stop.load(Ordering::Relaxed);
+                if let Ok(slots) = s.lock() {
+                    for (deadline, flag) in slots.iter().flatten() {
+                        if stopped || deadline.is_some_and(|t| now >= t) {
+                            flag.store(true, Ordering::Relaxed);
                         }
                     }
-                    if a.short_variations {
-                        short.extend(sv);
-                    }
-                    verdicts.push(v);
                 }
-                bar.inc(1);
-                Ok(CheckReport {
-                    file: p.file.clone(),
-                    line: p.line,
-                    name: problem_name(p),
-                    twins: verdicts,
-                    duals,
-                    short_variations: short,
-                    seconds: started.elapsed().as_secs_f64(),
-                })
-            })
-            .collect()
-    });
-    bar.finish_and_clear();
-    let mut reports = vec![];
-    for o in outcomes {
-        match o {
-            Ok(r) => reports.push(r),
-            Err(e) => input_errors.push(e),
+                std::thread::sleep(Duration::from_millis(10));
+            }
+        });
+        Watchdog {
+            slots,
+            done,
+            thread: std::sync::Mutex::new(Some(thread)),
         }
     }
-    let mut counts = std::collections::BTreeMap::new();
-    for r in &reports {
-        for t in &r.twins {
-            *counts.entry(t.verdict.text()).or_insert(0usize) += 1;
+
+    /// A fresh stop flag for worker `w`'s next problem, set after `limit` seconds.
+    fn start(&self, w: usize, limit: Option<f64>) -> Arc<AtomicBool> {
+        let flag = Arc::new(AtomicBool::new(false));
+        let deadline = limit.map(|s| Instant::now() + Duration::from_secs_f64(s.max(0.0)));
+        if let Ok(mut slots) = self.slots.lock() {
+            slots[w] = Some((deadline, flag.clone()));
         }
-        match a.format {
-            Format::Json => println!("{}", serde_json::to_string(r).unwrap_or_default()),
-            Format::Yaml => print!("---\n{}", crate::problem::yaml::to_yaml_string(r)),
+        flag
+    }
+
+    fn finish(&self, w: usize) {
+        if let Ok(mut slots) = self.slots.lock() {
+            slots[w] = None;
+        }
+    }
+
+    fn close(&self) {
+        self.done.store(true, Ordering::Relaxed);
+        if let Some(t) = self.thread.lock().ok().and_then(|mut t| t.take()) {
+            let _ = t.join();
+        }
+    }
+}
+
+/// What `check` has printed so far: counts per verdict and the slowest problems.
+#[derive(Default)]
+struct CheckSummary {
+    counts: std::collections::BTreeMap<&'static str, usize>,
+    problems: usize,
+    printed: usize,
+    unsound: usize,
+    unknown: usize,
+    /// (seconds, "file:line name"), the five slowest.
+    slowest: Vec<(f64, String)>,
+}
+
+impl CheckSummary {
+    fn print(&mut self, r: &CheckReport, format: Format) {
+        self.problems += 1;
+        for t in &r.twins {
+            *self.counts.entry(t.verdict.text()).or_insert(0) += 1;
+            match t.verdict {
+                Verdict::Cooked | Verdict::NoSolution => self.unsound += 1,
+                Verdict::Unknown => self.unknown += 1,
+                _ => {}
+            }
+        }
+        self.slowest
+            .push((r.seconds, format!("{}:{} {}", r.file, r.line, r.name)));
+        self.slowest
+            .sort_by(|x, y| y.0.partial_cmp(&x.0).unwrap_or(std::cmp::Ordering::Equal));
+        self.slowest.truncate(5);
+        let mut out = String::new();
+        match format {
+            Format::Json => {
+                out.push_str(&serde_json::to_string(r).unwrap_or_default());
+                out.push('\n');
+            }
+            Format::Yaml => {
+                out.push_str("---\n");
+                out.push_str(&crate::problem::yaml::to_yaml_string(r));
+            }
             Format::Text => {
-                println!("{}:{} {}", r.file, r.line, r.name);
+                out.push_str(&format!("{}:{} {}\n", r.file, r.line, r.name));
                 for t in &r.twins {
                     let label = if t.twin.is_empty() {
                         String::new()
                     } else {
                         format!("{}) ", t.twin)
                     };
-                    let incomplete = if t.complete {
-                        ""
-                    } else {
-                        " (incomplete: time limit)"
-                    };
-                    println!(
-                        "  {label}{}: {}{incomplete} ({:.2} s)",
+                    let incomplete = if t.complete { "" } else { " (search stopped)" };
+                    out.push_str(&format!(
+                        "  {label}{}: {}{incomplete} ({:.2} s)\n",
                         t.stipulation,
                         t.verdict.text(),
                         t.seconds
-                    );
+                    ));
                     for e in &t.evidence {
-                        println!("    {e}");
+                        out.push_str(&format!("    {e}\n"));
                     }
                 }
                 for d in &r.duals {
-                    println!("    dual: {d}");
+                    out.push_str(&format!("    dual: {d}\n"));
                 }
                 for s in &r.short_variations {
-                    println!("    short variation: {s}");
+                    out.push_str(&format!("    short variation: {s}\n"));
                 }
             }
         }
+        let mut lock = std::io::stdout().lock();
+        let _ = lock.write_all(out.as_bytes());
+        let _ = lock.flush();
     }
-    if a.format == Format::Text {
+
+    fn print_totals(&self, errors: &[ProblemError], not_reached: &[Problem]) {
         println!();
-        println!("summary: {} problems", reports.len());
-        for (k, v) in &counts {
+        println!("summary: {} problems", self.problems);
+        for (k, v) in &self.counts {
             println!("  {k:<12} {v}");
         }
-        if !input_errors.is_empty() {
-            println!("  {:<12} {}", "input error", input_errors.len());
+        if !errors.is_empty() {
+            println!("  {:<12} {}", "input error", errors.len());
         }
-        let mut slow: Vec<&CheckReport> = reports.iter().collect();
-        slow.sort_by(|x, y| {
-            y.seconds
-                .partial_cmp(&x.seconds)
-                .unwrap_or(std::cmp::Ordering::Equal)
-        });
+        if !not_reached.is_empty() {
+            println!("  {:<12} {}", "not reached", not_reached.len());
+        }
         println!("slowest:");
-        for r in slow.iter().take(5) {
-            println!("  {:>8.2} s  {}:{} {}", r.seconds, r.file, r.line, r.name);
+        for (secs, name) in &self.slowest {
+            println!("  {secs:>8.2} s  {name}");
         }
-    }
-    for e in &input_errors {
-        eprintln!("error: {e}");
-    }
-    let all_sound = reports
-        .iter()
-        .all(|r| r.twins.iter().all(|t| t.verdict == Verdict::Sound));
-    if !input_errors.is_empty() {
-        EXIT_INPUT
-    } else if all_sound {
-        EXIT_OK
-    } else {
-        EXIT_FAILED
+        if !not_reached.is_empty() {
+            println!("not reached (stopped):");
+            for p in not_reached {
+                println!("  {}:{} {}", p.file, p.line, problem_name(p));
+            }
+        }
     }
 }
 

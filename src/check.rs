@@ -24,6 +24,8 @@ pub enum Verdict {
     Cooked,
     NoSolution,
     Unstated,
+    /// The search was stopped (time limit, Ctrl-C) before the twin was decided.
+    Unknown,
 }
 
 impl Verdict {
@@ -33,6 +35,7 @@ impl Verdict {
             Verdict::Cooked => "cooked",
             Verdict::NoSolution => "no solution",
             Verdict::Unstated => "unstated",
+            Verdict::Unknown => "unknown",
         }
     }
 }
@@ -302,7 +305,7 @@ pub fn check_twin(
                 Some((m, child)) => {
                     if !r.keys.iter().any(|x| x.mv == m) {
                         failing = true;
-                        let refs = refutation_texts(rules, t, &child);
+                        let refs = refutation_texts(rules, t, &child, settings);
                         evidence.push(format!("stated key 1.{k} fails: {}", refs));
                     }
                 }
@@ -334,6 +337,11 @@ pub fn check_twin(
             Verdict::Sound
         }
     };
+    let verdict = if r.complete {
+        verdict
+    } else {
+        undecided(verdict, helpish, &r, &mut evidence)
+    };
     let v = TwinVerdict {
         twin: t.label.clone(),
         stipulation: t.stipulation.to_string(),
@@ -345,9 +353,48 @@ pub fn check_twin(
     (v, r)
 }
 
+/// The verdict of a twin whose search was stopped: `cooked` stays (every key and solution
+/// the search reports was proven before the stop, so an extra one or a shorter one is a
+/// proven cook); anything else is `unknown`, and the evidence says what was and was not
+/// established.
+fn undecided(
+    verdict: Verdict,
+    helpish: bool,
+    r: &TwinResult,
+    evidence: &mut Vec<String>,
+) -> Verdict {
+    let what = if helpish { "solution" } else { "key" };
+    if verdict == Verdict::Cooked {
+        evidence.push(format!(
+            "search stopped after {:.1} s: the cook above is proven; other {what}s may exist",
+            r.seconds
+        ));
+        return Verdict::Cooked;
+    }
+    // What was found before the stop is true, but what was not found is not proven absent.
+    evidence.retain(|e| {
+        !e.starts_with("no solution exists")
+            && !e.starts_with("no key works")
+            && !e.starts_with("found: no solution")
+            && !e.contains(" fails")
+            && !e.starts_with("stated line does not work")
+    });
+    let found = if helpish { r.lines.len() } else { r.keys.len() };
+    evidence.push(format!(
+        "not decided: the search was stopped after {:.1} s; {found} {what}(s) proven in the part searched, no cook found there, the stated {what}s not refuted there",
+        r.seconds
+    ));
+    Verdict::Unknown
+}
+
 /// The defences that refute a failed key, as text ("but 1...x !").
-fn refutation_texts(rules: &Rules, t: &TwinInstance, child: &Position) -> String {
-    let refs = crate::search::solve::refutations_of(t, rules, child);
+fn refutation_texts(
+    rules: &Rules,
+    t: &TwinInstance,
+    child: &Position,
+    settings: &Settings,
+) -> String {
+    let refs = crate::search::solve::refutations_of(t, rules, child, &settings.stop);
     if refs.is_empty() {
         "the move fails without a defence to name (no legal reply, or it stalemates)".into()
     } else {

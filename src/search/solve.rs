@@ -478,19 +478,27 @@ fn solve_battle(
 
 /// The defender's refutations of a first move (battle play) that leads to `child`, as move
 /// texts; empty when the move fails without a defence to name or does not fail.
-pub fn refutations_of(inst: &TwinInstance, rules: &Rules, child: &Position) -> Vec<String> {
+pub fn refutations_of(
+    inst: &TwinInstance,
+    rules: &Rules,
+    child: &Position,
+    stop: &Arc<AtomicBool>,
+) -> Vec<String> {
     let battle = match inst.stipulation.play {
         Play::Self_ => Battle::Self_,
         Play::Reflex => Battle::Reflex,
         _ => Battle::Direct,
     };
-    let stop = AtomicBool::new(false);
     let tt = Tt::acquire(64);
-    let engine = Engine::new(rules, inst.stipulation.goal, &tt, &stop);
+    let rules = &rules.clone().with_stop(stop.clone());
+    let engine = Engine::new(rules, inst.stipulation.goal, &tt, stop);
     let mut ctx = Ctx::new();
     let n = inst.stipulation.moves.min(MAX_BATTLE_MOVES);
-    tree::refutations(&engine, &mut ctx, battle, child, n, usize::MAX)
-        .unwrap_or_default()
+    let refs = tree::refutations(&engine, &mut ctx, battle, child, n, usize::MAX);
+    if engine.stopped() {
+        return vec![];
+    }
+    refs.unwrap_or_default()
         .into_iter()
         .map(|d| {
             let grand = rules.play(child, d).unwrap_or_else(|| child.make(d));
