@@ -314,11 +314,17 @@ fn solve_cmd(a: &SolveArgs) -> i32 {
 }
 
 /// A `--fen` position for `perft`, `replay` and `claim`: the FEN reader's checks (an
-/// en-passant square must be possible), and no pawn where the condition forbids one (a
+/// en-passant square must be possible under the condition), and no pawn where the condition forbids one (a
 /// pawn on its first rank only under Teleport and Pocket Mutation, on its last rank only
 /// under Pocket Mutation), as `solve --fen` and the problem files check.
 fn fen_arg(fen: &str, cond: Condition) -> Result<Position, String> {
-    let pos = Position::from_fen(fen)?;
+    let mut pos = Position::from_fen_unnormalized(fen)?;
+    if let Some(m) = pos.ep_origin_error()
+        && !cond.refills_double_step_origin()
+    {
+        return Err(m);
+    }
+    pos.normalize();
     problem::check_pawn_ranks(&pos, cond).map_err(|e| e.message)?;
     Ok(pos)
 }

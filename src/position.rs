@@ -188,10 +188,10 @@ impl Position {
     }
 
     /// Refuses an en-passant square no pawn can just have passed: it must be on the 6th
-    /// rank with White to move (3rd with Black), with a pawn of the side that just moved
-    /// in front of it and both it and the square the pawn came from empty. A square that
-    /// passes but no pawn can capture on is kept by the caller and dropped by
-    /// [`Position::normalize`].
+    /// rank with White to move (3rd with Black), empty, with a pawn of the side that just
+    /// moved in front of it. (Whether the square the pawn came from must be empty depends
+    /// on the condition: see [`Position::ep_origin_error`].) A square that passes but no
+    /// pawn can capture on is kept until [`Position::normalize`] drops it.
     fn check_ep_possible(&self, ep: Square) -> Result<(), String> {
         let them = self.side.flip();
         let name = square_name(ep);
@@ -205,6 +205,11 @@ impl Position {
         }
         let to = (ep as i8 - self.side.forward()) as Square;
         let from = square(file_of(ep), from_rank);
+        if !self.board.is_empty(ep) {
+            return Err(format!(
+                "impossible en-passant square {name}: it must be empty (a pawn just passed it)"
+            ));
+        }
         if self.board.get(to) != Some(Piece::new(them, Kind::Pawn)) {
             return Err(format!(
                 "impossible en-passant square {name}: no {them} pawn on {} that could just have \
@@ -214,17 +219,29 @@ impl Position {
                 square_name(to)
             ));
         }
-        for s in [ep, from] {
-            if !self.board.is_empty(s) {
-                return Err(format!(
-                    "impossible en-passant square {name}: {} must be empty (the {them} pawn on {} \
-                     just passed it)",
-                    square_name(s),
-                    square_name(to)
-                ));
-            }
-        }
         Ok(())
+    }
+
+    /// For a position read by [`Position::from_fen_unnormalized`]: an error when the
+    /// square the en-passant pawn came from is occupied. That is impossible in orthodox
+    /// chess, but not where the same move can fill the square again (a teleporting
+    /// two-step, a Kazan follower), so the caller decides.
+    pub fn ep_origin_error(&self) -> Option<String> {
+        if self.ep == NO_SQUARE {
+            return None;
+        }
+        let from_rank = if self.side == Color::White { 6 } else { 1 };
+        let from = square(file_of(self.ep), from_rank);
+        let to = (self.ep as i8 - self.side.forward()) as Square;
+        (!self.board.is_empty(from)).then(|| {
+            format!(
+                "impossible en-passant square {}: {} must be empty (the {} pawn on {} came from it)",
+                square_name(self.ep),
+                square_name(from),
+                self.side.flip(),
+                square_name(to)
+            )
+        })
     }
 
     /// Could a pawn of the side to move capture en passant onto `ep`?
@@ -432,6 +449,15 @@ impl Position {
     /// Popeye code in parentheses, upper case for White, e.g. `(AM)` or `(n)` for a black
     /// nightrider. A crazyhouse-style pocket group may follow the board: `.../RNBQKBNR[Qn]`.
     pub fn from_fen(fen: &str) -> Result<Position, String> {
+        let mut pos = Position::from_fen_unnormalized(fen)?;
+        pos.normalize();
+        Ok(pos)
+    }
+
+    /// [`Position::from_fen`] before [`Position::normalize`]: castling rights and the
+    /// en-passant square as the FEN gives them (the en-passant square already checked to
+    /// be possible), and no hash.
+    pub fn from_fen_unnormalized(fen: &str) -> Result<Position, String> {
         let mut fields = fen.split_whitespace();
         let placement = fields.next().ok_or("empty FEN")?;
         let mut pos = Position::empty();
@@ -517,7 +543,6 @@ impl Position {
                 ep
             }
         };
-        pos.normalize();
         Ok(pos)
     }
 
@@ -707,9 +732,10 @@ mod tests {
             // A white pawn on f5, not a black one.
             ("4k3/8/8/4PP2/8/8/8/4K3 w - f6 0 1", "no black pawn on f5"),
             // The square passed over is occupied.
-            ("4k3/8/5n2/4Pp2/8/8/8/4K3 w - f6 0 1", "f6 must be empty"),
-            // The square the pawn came from is occupied.
-            ("4k3/5n2/8/4Pp2/8/8/8/4K3 w - f6 0 1", "f7 must be empty"),
+            (
+                "4k3/8/5n2/4Pp2/8/8/8/4K3 w - f6 0 1",
+                "f6: it must be empty",
+            ),
             // Wrong rank for the side to move.
             ("4k3/8/8/4Pp2/8/8/8/4K3 b - f6 0 1", "3rd rank"),
             ("4k3/8/8/8/3pP3/8/8/4K3 w - e3 0 1", "6th rank"),
@@ -722,5 +748,16 @@ mod tests {
                 "{fen}: {e}"
             );
         }
+        // The square the pawn came from is occupied: the caller decides.
+        let fen = "4k3/5n2/8/4Pp2/8/8/8/4K3 w - f6 0 1";
+        let p = Position::from_fen_unnormalized(fen).unwrap();
+        let e = p.ep_origin_error().unwrap();
+        assert!(e.contains("f7 must be empty"), "{e}");
+        assert_eq!(
+            Position::from_fen(fen).unwrap().ep,
+            parse_square("f6").unwrap()
+        );
+        let p = Position::from_fen_unnormalized("4k3/8/8/4Pp2/8/8/8/4K3 w - f6 0 1").unwrap();
+        assert_eq!(p.ep_origin_error(), None);
     }
 }

@@ -153,7 +153,59 @@ fn impossible_en_passant_field_is_refused_everywhere() {
             "--depth",
             "1",
         ],
-        &["f6 must be empty"],
+        &["impossible en-passant square f6: it must be empty"],
+    );
+    // The square the pawn came from is occupied: impossible in orthodox chess (and
+    // Pocket Mutation), possible where the same move refills it (a teleporting two-step,
+    // a Kazan follower, a combo).
+    let refilled = "4k3/5n2/8/4Pp2/8/8/8/4K3 w - f6 0 1";
+    let says = ["impossible en-passant square f6", "f7 must be empty"];
+    for cond in ["orthodox", "pocket-mutation", "tatarstan-nochains"] {
+        assert_input_error(
+            &[
+                "perft",
+                "--fen",
+                refilled,
+                "--depth",
+                "1",
+                "--condition",
+                cond,
+            ],
+            &says,
+        );
+        assert_input_error(
+            &[
+                "solve",
+                "-q",
+                "--fen",
+                refilled,
+                "--stipulation",
+                "#1",
+                "--condition",
+                cond,
+            ],
+            &says,
+        );
+    }
+    for cond in ["teleport", "kazan", "tatarstan", "combo"] {
+        let (code, _, stderr) = chainmate(&[
+            "perft",
+            "--fen",
+            refilled,
+            "--depth",
+            "1",
+            "--condition",
+            cond,
+        ]);
+        assert_eq!(code, 0, "{cond}: {stderr}");
+    }
+    let file = scratch(
+        "refilled.fen",
+        &format!("{refilled} ; #1 ; Teleport\n{refilled} ; #1\n"),
+    );
+    assert_input_error(
+        &["show", file.to_str().unwrap()],
+        &["refilled.fen:2:1:", says[1]],
     );
     assert_input_error(
         &[

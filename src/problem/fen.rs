@@ -18,13 +18,14 @@ use crate::position::Position;
 use crate::rules::Condition;
 use crate::search::Stipulation;
 
-/// Reads a FEN diagram; also says whether the FEN had a castling field.
-pub(crate) fn read_fen(fen: &str) -> Result<(Position, bool), String> {
+/// Reads a FEN diagram (normalized); also says whether the FEN had a castling field, and
+/// gives [`Position::ep_origin_error`] for the condition to judge.
+pub(crate) fn read_fen(fen: &str) -> Result<(Position, bool, Option<String>), String> {
     let fields = fen.split_whitespace().count();
     if fields == 0 {
         return Err("empty FEN".into());
     }
-    let pos = Position::from_fen(fen).map_err(|m| {
+    let mut pos = Position::from_fen_unnormalized(fen).map_err(|m| {
         if m.contains("unknown FEN piece letter") {
             format!(
                 "{m} (FEN uses K Q R B N P, N being the knight; a fairy piece is its code in parentheses, \
@@ -36,7 +37,9 @@ pub(crate) fn read_fen(fen: &str) -> Result<(Position, bool), String> {
             m
         }
     })?;
-    Ok((pos, fields >= 3))
+    let ep_origin = pos.ep_origin_error();
+    pos.normalize();
+    Ok((pos, fields >= 3, ep_origin))
 }
 
 /// A problem from a FEN, a stipulation and a condition given on the command line; the
@@ -52,12 +55,14 @@ pub fn from_fen_arg(
         file,
         prefix: String::new(),
     };
-    let (position, explicit_castling) =
+    let (position, explicit_castling, ep_origin) =
         read_fen(fen).map_err(|m| ctx.err(0, 0, format!("bad FEN '{fen}': {m}")))?;
     let mut d = Draft::new(0, 0);
     d.fen = Some(FenDiagram {
         position,
         explicit_castling,
+        ep_origin,
+        text: fen.to_string(),
         line: None,
         column: None,
     });
@@ -100,12 +105,14 @@ pub fn parse_fen_file(file: &str, text: &str) -> Result<Vec<Problem>, ProblemErr
                 "expected `FEN ; stipulation` (e.g. `4k3/8/4K3/8/8/8/8/3Q4 ; #2`)",
             ));
         };
-        let (position, explicit_castling) =
+        let (position, explicit_castling, ep_origin) =
             read_fen(fen).map_err(|m| ctx.err(line, fen_col, format!("bad FEN '{fen}': {m}")))?;
         let mut d = Draft::new(line, problems.len());
         d.fen = Some(FenDiagram {
             position,
             explicit_castling,
+            ep_origin,
+            text: fen.to_string(),
             line: Some(line),
             column: Some(fen_col),
         });

@@ -500,6 +500,11 @@ pub(crate) struct FenDiagram {
     pub position: Position,
     /// The FEN had a castling field: its rights replace the home convention.
     pub explicit_castling: bool,
+    /// [`Position::ep_origin_error`] of the FEN: refused unless the condition can refill
+    /// the square a two-stepping pawn left.
+    pub ep_origin: Option<String>,
+    /// The FEN as written, for messages.
+    pub text: String,
     pub line: Option<usize>,
     pub column: Option<usize>,
 }
@@ -610,6 +615,15 @@ impl Draft {
             (Some(f), true) => {
                 if let Err(e) = check_position(&f.position, condition) {
                     return Err(err(f.line.or(problem_line), f.column, e.message));
+                }
+                if let Some(m) = &f.ep_origin
+                    && !condition.refills_double_step_origin()
+                {
+                    return Err(err(
+                        f.line.or(problem_line),
+                        f.column,
+                        format!("bad FEN '{}': {m}", f.text),
+                    ));
                 }
                 let mut p = f.position;
                 if !f.explicit_castling {

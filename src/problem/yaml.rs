@@ -539,11 +539,13 @@ impl Reader<'_> {
     fn diagram(&self, d: &mut Draft) -> Result<(), ProblemError> {
         if let Some(fen) = self.text_field("fen")? {
             let at = self.loc("fen", &fen);
-            let (position, explicit_castling) =
+            let (position, explicit_castling, ep_origin) =
                 read_fen(&fen).map_err(|m| self.err_at(at, format!("bad FEN '{fen}': {m}")))?;
             d.fen = Some(FenDiagram {
                 position,
                 explicit_castling,
+                ep_origin,
+                text: fen.clone(),
                 line: Some(at.0),
                 column: Some(at.1),
             });
