@@ -362,6 +362,32 @@ fn en_passant_and_no_castling_options() {
         .unwrap_err();
     assert_eq!(e.line, Some(3));
     assert!(e.message.contains("no black pawn on e5"), "{e}");
+    // The departure square occupied: refused in orthodox chess, accepted where the move
+    // can fill it again (a teleporting two-step), in the EnPassant option as in a FEN.
+    let occupied = |cond: &str| {
+        inp(&format!(
+            "BeginProblem\nStipulation #2\nCondition {cond}\nOption EnPassant e7e6e5\n\
+             Pieces White Ke1 Pd5 Black Kd8 Pe5 Se7\nEndProblem"
+        ))
+    };
+    let e = occupied("Orthodox").unwrap_err();
+    assert!(e.message.contains("e7 must be empty"), "{e}");
+    assert_eq!(occupied("Teleport").unwrap()[0].position.ep, sq("e6"));
+    let fen = |cond: &str| {
+        parse_text(
+            "t.fen",
+            &format!("3k4/4n3/8/3Pp3/8/8/8/4K3 w - e6 ; #2 ; {cond}\n"),
+            Format::Fen,
+        )
+    };
+    let e = fen("Orthodox").unwrap_err();
+    assert!(
+        e.message
+            .contains("impossible en-passant square e6: e7 must be empty"),
+        "{e}"
+    );
+    assert_eq!((e.line, e.column), (Some(1), Some(1)));
+    assert_eq!(fen("Kazan").unwrap()[0].position.ep, sq("e6"));
 }
 
 #[test]

@@ -642,7 +642,7 @@ impl Draft {
         }
         position.castling &= !self.no_castling;
         if let Some(ep) = &self.ep {
-            position.ep = ep_square(&position, &ep.squares).map_err(|m| {
+            position.ep = ep_square(&position, &ep.squares, condition).map_err(|m| {
                 err(
                     ep.line.or(problem_line),
                     ep.column,
@@ -692,8 +692,14 @@ impl Draft {
 
 /// The en-passant target square described by Popeye's `EnPassant` squares: departure,
 /// passed-over and arrival square of the double step (`e7e6e5`); also accepted: departure
-/// and arrival (`e7e5`), or the passed-over square alone as in FEN (`e6`).
-pub(crate) fn ep_square(pos: &Position, squares: &[Square]) -> Result<Square, String> {
+/// and arrival (`e7e5`), or the passed-over square alone as in FEN (`e6`). The departure
+/// square must be empty unless the condition can refill it within the move
+/// ([`Condition::refills_double_step_origin`]), as for a FEN en-passant field.
+pub(crate) fn ep_square(
+    pos: &Position,
+    squares: &[Square],
+    condition: Condition,
+) -> Result<Square, String> {
     let (from, over, to) = match *squares {
         [over] => match rank_of(over) {
             2 => (over - 8, over, over + 8),
@@ -738,6 +744,9 @@ pub(crate) fn ep_square(pos: &Position, squares: &[Square]) -> Result<Square, St
         ));
     }
     for s in [from, over] {
+        if s == from && condition.refills_double_step_origin() {
+            continue;
+        }
         if !pos.board.is_empty(s) {
             return Err(format!(
                 "{} must be empty (the pawn just passed it)",
