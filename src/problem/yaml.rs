@@ -180,9 +180,19 @@ fn too_deep_flow(text: &str) -> Option<(usize, usize)> {
             block = None;
         }
         let mut prev: Option<char> = None;
+        // The last character before this one on the line that is not white space.
+        let mut last: Option<char> = None;
         let mut chars = line.char_indices().peekable();
         while let Some((j, c)) = chars.next() {
-            let token_start = prev.is_none_or(|p| p.is_whitespace() || "[{,:".contains(p));
+            // Where a node may start (a quoted or block scalar): at the start of the line,
+            // after `[`, `{` or `,`, or after an indicator `:`, `-`, `?` and a blank. A
+            // quote elsewhere belongs to a plain scalar (`it's`, `a 'b`).
+            let node_start = match last {
+                None => true,
+                Some('[' | '{' | ',') => true,
+                Some(':' | '-' | '?') => prev.is_some_and(char::is_whitespace),
+                Some(_) => false,
+            };
             match quote {
                 Some('\'') if c == '\'' => {
                     if chars.peek().is_some_and(|&(_, n)| n == '\'') {
@@ -198,7 +208,7 @@ fn too_deep_flow(text: &str) -> Option<(usize, usize)> {
                 Some(_) => {}
                 None => match c {
                     '#' if prev.is_none_or(char::is_whitespace) => break,
-                    '\'' | '"' if token_start => quote = Some(c),
+                    '\'' | '"' if node_start => quote = Some(c),
                     '[' | '{' => {
                         depth += 1;
                         if depth > MAX_FLOW_DEPTH {
@@ -206,7 +216,7 @@ fn too_deep_flow(text: &str) -> Option<(usize, usize)> {
                         }
                     }
                     ']' | '}' => depth = depth.saturating_sub(1),
-                    '|' | '>' if token_start && depth == 0 => {
+                    '|' | '>' if node_start && depth == 0 => {
                         // A block scalar when only modifiers and a comment follow.
                         let rest = line[j + 1..].trim_start_matches(|c: char| {
                             c.is_ascii_digit() || c == '+' || c == '-'
@@ -219,6 +229,9 @@ fn too_deep_flow(text: &str) -> Option<(usize, usize)> {
                     }
                     _ => {}
                 },
+            }
+            if !c.is_whitespace() {
+                last = Some(c);
             }
             prev = Some(c);
         }
@@ -911,8 +924,20 @@ mod tests {
                 "]".repeat(MAX_FLOW_DEPTH)
             ),
             "title: don't [stop]\n".to_string(),
+            format!("- '{many}'\n- \"{many}\"\n- [a, '{many}']\n"),
+            format!("a: {{b: '{many}'}}\n"),
+            format!("solution: |\n   1.e4 'x\n   {many}\n"),
         ] {
             assert_eq!(too_deep_flow(&ok), None, "{ok}");
+        }
+        // A quote inside a plain scalar does not hide what follows.
+        for bad in [
+            format!("title: a 'b\ncomments: {many}\n"),
+            format!("title: it's\ncomments: {many}\n"),
+            format!("title: a:'b\ncomments: {many}\n"),
+            format!("title: a:|\n  {many}\n"),
+        ] {
+            assert!(too_deep_flow(&bad).is_some(), "{bad}");
         }
         // A block scalar ends where the indentation comes back.
         let after = format!("solution: |\n  x\ntitle: {many}\n");
