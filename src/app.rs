@@ -253,8 +253,8 @@ fn solve_cmd(a: &SolveArgs) -> i32 {
                     // The diagram (the zero position itself when there is one), then, as
                     // Popeye: a blank line before the first twin's line, and Popeye's
                     // `zeroposition` line before the twins of a zero position.
+                    let zero = p.has_zero_position();
                     if !options.no_board {
-                        let zero = p.has_zero_position();
                         let (pos, stip, cond) = if zero {
                             (&p.position, p.stipulation, p.condition)
                         } else {
@@ -264,7 +264,7 @@ fn solve_cmd(a: &SolveArgs) -> i32 {
                         out.push_str(&diagram(pos));
                         out.push_str(&format!("   {}  {}\n", stip, cond.name()));
                     }
-                    if p.has_zero_position() {
+                    if zero {
                         out.push_str("\nzeroposition\n\n");
                     }
                     if !t.label.is_empty() {
@@ -314,9 +314,10 @@ fn solve_cmd(a: &SolveArgs) -> i32 {
 }
 
 /// A `--fen` position for `perft`, `replay` and `claim`: the FEN reader's checks (an
-/// en-passant square must be possible under the condition), and no pawn where the condition forbids one (a
-/// pawn on its first rank only under Teleport and Pocket Mutation, on its last rank only
-/// under Pocket Mutation), as `solve --fen` and the problem files check.
+/// en-passant square must be possible under the condition), and no pawn where the
+/// condition forbids one (a pawn on its first rank only under Teleport and Pocket
+/// Mutation, on its last rank only under Pocket Mutation), as `solve --fen` and the
+/// problem files check.
 fn fen_arg(fen: &str, cond: Condition) -> Result<Position, String> {
     let mut pos = Position::from_fen_unnormalized(fen)?;
     if let Some(m) = pos.ep_origin_error()
