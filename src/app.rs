@@ -226,20 +226,17 @@ fn solve_cmd(a: &SolveArgs) -> i32 {
     let mut input_errors = errors;
     if let Some(fen) = &a.fen {
         let stip = a.stipulation.clone().unwrap_or_default();
-        match problem::from_fen_arg(fen, &stip) {
-            Ok(mut p) => match a.condition.as_deref().map(|c| (c, Condition::parse(c))) {
-                Some((c, None)) => input_errors.push(ProblemError {
-                    file: "<fen>".into(),
-                    line: None,
-                    column: None,
-                    message: format!("unknown condition '{c}'"),
-                }),
-                Some((_, Some(cond))) => {
-                    p.condition = cond;
-                    problems.push(p)
-                }
-                None => problems.push(p),
-            },
+        let cond = match a.condition.as_deref() {
+            None => Ok(Condition::Orthodox),
+            Some(c) => Condition::parse(c).ok_or_else(|| ProblemError {
+                file: "<fen>".into(),
+                line: None,
+                column: None,
+                message: format!("unknown condition '{c}'"),
+            }),
+        };
+        match cond.and_then(|cond| problem::from_fen_arg(fen, &stip, cond)) {
+            Ok(p) => problems.push(p),
             Err(e) => input_errors.push(e),
         }
     } else if a.files.is_empty() {
@@ -304,13 +301,28 @@ fn solve_cmd(a: &SolveArgs) -> i32 {
                         out.push_str(rem);
                         out.push('\n');
                     }
+                    // The diagram (the zero position itself when there is one), then, as
+                    // Popeye: a blank line before the first twin's line, and Popeye's
+                    // `zeroposition` line before the twins of a zero position.
+                    let zero = p.has_zero_position();
+                    if !options.no_board {
+                        let (pos, stip, cond) = if zero {
+                            (&p.position, p.stipulation, p.condition)
+                        } else {
+                            (&t.position, t.stipulation, t.condition)
+                        };
+                        out.push_str(&format!("{}  {}\n", problem_name(p), p.file));
+                        out.push_str(&diagram(pos));
+                        out.push_str(&format!("   {}  {}\n", stip, cond.name()));
+                    }
+                    if zero {
+                        out.push_str("\nzeroposition\n\n");
+                    }
+                    if !t.label.is_empty() {
+                        out.push('\n');
+                    }
                 }
                 out.push_str(&twin_header(t));
-                if !options.no_board && results.is_empty() {
-                    out.push_str(&format!("{}  {}\n", problem_name(p), p.file));
-                    out.push_str(&diagram(&t.position));
-                    out.push_str(&format!("   {}  {}\n", t.stipulation, t.condition.name()));
-                }
                 out.push_str(&twin_text(&r, style));
                 let mut lock = stdout.lock();
                 let _ = lock.write_all(out.as_bytes());
@@ -352,21 +364,38 @@ fn solve_cmd(a: &SolveArgs) -> i32 {
     }
 }
 
+/// A `--fen` position for `perft`, `replay` and `claim`: the FEN reader's checks (an
+/// en-passant square must be possible under the condition), and no pawn where the
+/// condition forbids one (a pawn on its first rank only under Teleport and Pocket
+/// Mutation, on its last rank only under Pocket Mutation), as `solve --fen` and the
+/// problem files check.
+fn fen_arg(fen: &str, cond: Condition) -> Result<Position, String> {
+    let mut pos = Position::from_fen_unnormalized(fen)?;
+    if let Some(m) = pos.ep_origin_error()
+        && !cond.refills_double_step_origin()
+    {
+        return Err(m);
+    }
+    pos.normalize();
+    problem::check_pawn_ranks(&pos, cond).map_err(|e| e.message)?;
+    Ok(pos)
+}
+
 fn perft_cmd(a: &PerftArgs) -> i32 {
     let fen = a
         .fen
         .clone()
         .unwrap_or_else(|| Position::initial().to_fen());
-    let pos = match Position::from_fen(&fen) {
+    let Some(cond) = Condition::parse(&a.condition) else {
+        eprintln!("error: --condition: unknown condition '{}'", a.condition);
+        return EXIT_INPUT;
+    };
+    let pos = match fen_arg(&fen, cond) {
         Ok(p) => p,
         Err(e) => {
             eprintln!("error: --fen: {e}");
             return EXIT_INPUT;
         }
-    };
-    let Some(cond) = Condition::parse(&a.condition) else {
-        eprintln!("error: --condition: unknown condition '{}'", a.condition);
-        return EXIT_INPUT;
     };
     let rules = rules_for(cond, &pos);
     if a.divide && a.depth > 0 && cond == Condition::Combo {
@@ -848,7 +877,7 @@ fn replay_cmd(a: &ReplayArgs) -> i32 {
     };
     let game_start = a.fen.is_none();
     let mut pos = match &a.fen {
-        Some(f) => match Position::from_fen(f) {
+        Some(f) => match fen_arg(f, cond) {
             Ok(p) => p,
             Err(e) => {
                 eprintln!("error: --fen: {e}");
@@ -1059,8 +1088,18 @@ fn combo_claim(pos: &Position, rules: &Rules) -> ClaimProof {
 /// A stalemate claim (orthodox and the non-Combo conditions): it holds when the claimant is
 /// not in check and has no legal move. Exit code 0 when it holds, 1 when it fails.
 fn claim_cmd(a: &ClaimArgs) -> i32 {
+    let arg_condition = match &a.condition {
+        Some(c) => match Condition::parse(c) {
+            Some(c) => Some(c),
+            None => {
+                eprintln!("error: --condition: unknown condition '{c}'");
+                return EXIT_INPUT;
+            }
+        },
+        None => None,
+    };
     let (mut pos, file_condition) = match (&a.fen, &a.file) {
-        (Some(f), _) => match Position::from_fen(f) {
+        (Some(f), _) => match fen_arg(f, arg_condition.unwrap_or(Condition::Orthodox)) {
             Ok(p) => (p, None),
             Err(e) => {
                 eprintln!("error: --fen: {e}");
@@ -1083,16 +1122,9 @@ fn claim_cmd(a: &ClaimArgs) -> i32 {
             return EXIT_INPUT;
         }
     };
-    let cond = match &a.condition {
-        Some(c) => match Condition::parse(c) {
-            Some(c) => c,
-            None => {
-                eprintln!("error: --condition: unknown condition '{c}'");
-                return EXIT_INPUT;
-            }
-        },
-        None => file_condition.unwrap_or(Condition::Orthodox),
-    };
+    let cond = arg_condition
+        .or(file_condition)
+        .unwrap_or(Condition::Orthodox);
     if let Some(side) = a.side {
         let c = if side == Side::White {
             crate::core::Color::White

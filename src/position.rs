@@ -2,6 +2,7 @@
 
 use crate::core::bitboard::pawn_attacks;
 use crate::core::piece::KIND_COUNT;
+use crate::core::square::{file_of, rank_of, square};
 use crate::core::{Board, Color, Kind, NO_SQUARE, Piece, Square, bb, parse_square, square_name};
 use crate::moves::{Move, MoveKind};
 
@@ -184,6 +185,63 @@ impl Position {
             }
         }
         r
+    }
+
+    /// Refuses an en-passant square no pawn can just have passed: it must be on the 6th
+    /// rank with White to move (3rd with Black), empty, with a pawn of the side that just
+    /// moved in front of it. (Whether the square the pawn came from must be empty depends
+    /// on the condition: see [`Position::ep_origin_error`].) A square that passes but no
+    /// pawn can capture on is kept until [`Position::normalize`] drops it.
+    fn check_ep_possible(&self, ep: Square) -> Result<(), String> {
+        let them = self.side.flip();
+        let name = square_name(ep);
+        let (rank, from_rank) = if them == Color::Black { (5, 6) } else { (2, 1) };
+        if rank_of(ep) != rank {
+            return Err(format!(
+                "impossible en-passant square {name}: with {} to move it must be on the {} rank",
+                self.side,
+                if rank == 5 { "6th" } else { "3rd" }
+            ));
+        }
+        let to = (ep as i8 - self.side.forward()) as Square;
+        let from = square(file_of(ep), from_rank);
+        if !self.board.is_empty(ep) {
+            return Err(format!(
+                "impossible en-passant square {name}: it must be empty (a pawn just passed it)"
+            ));
+        }
+        if self.board.get(to) != Some(Piece::new(them, Kind::Pawn)) {
+            return Err(format!(
+                "impossible en-passant square {name}: no {them} pawn on {} that could just have \
+                 made the double step {}-{}",
+                square_name(to),
+                square_name(from),
+                square_name(to)
+            ));
+        }
+        Ok(())
+    }
+
+    /// For a position read by [`Position::from_fen_unnormalized`]: an error when the
+    /// square the en-passant pawn came from is occupied. That is impossible in orthodox
+    /// chess, but not where the same move can fill the square again (a teleporting
+    /// two-step, a Kazan follower), so the caller decides.
+    pub fn ep_origin_error(&self) -> Option<String> {
+        if self.ep == NO_SQUARE {
+            return None;
+        }
+        let from_rank = if self.side == Color::White { 6 } else { 1 };
+        let from = square(file_of(self.ep), from_rank);
+        let to = (self.ep as i8 - self.side.forward()) as Square;
+        (!self.board.is_empty(from)).then(|| {
+            format!(
+                "impossible en-passant square {}: {} must be empty (the {} pawn on {} came from it)",
+                square_name(self.ep),
+                square_name(from),
+                self.side.flip(),
+                square_name(to)
+            )
+        })
     }
 
     /// Could a pawn of the side to move capture en passant onto `ep`?
@@ -391,6 +449,15 @@ impl Position {
     /// Popeye code in parentheses, upper case for White, e.g. `(AM)` or `(n)` for a black
     /// nightrider. A crazyhouse-style pocket group may follow the board: `.../RNBQKBNR[Qn]`.
     pub fn from_fen(fen: &str) -> Result<Position, String> {
+        let mut pos = Position::from_fen_unnormalized(fen)?;
+        pos.normalize();
+        Ok(pos)
+    }
+
+    /// [`Position::from_fen`] before [`Position::normalize`]: castling rights and the
+    /// en-passant square as the FEN gives them (the en-passant square already checked to
+    /// be possible), and no hash.
+    pub fn from_fen_unnormalized(fen: &str) -> Result<Position, String> {
         let mut fields = fen.split_whitespace();
         let placement = fields.next().ok_or("empty FEN")?;
         let mut pos = Position::empty();
@@ -470,9 +537,12 @@ impl Position {
         }
         pos.ep = match fields.next() {
             None | Some("-") => NO_SQUARE,
-            Some(s) => parse_square(s).ok_or(format!("bad en-passant square '{s}'"))?,
+            Some(s) => {
+                let ep = parse_square(s).ok_or(format!("bad en-passant square '{s}'"))?;
+                pos.check_ep_possible(ep)?;
+                ep
+            }
         };
-        pos.normalize();
         Ok(pos)
     }
 
@@ -649,5 +719,45 @@ mod tests {
         assert_eq!(p.ep, NO_SQUARE);
         let p = Position::from_fen("4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 1").unwrap();
         assert_eq!(p.ep, parse_square("e3").unwrap());
+        // Possible but unusable (no white pawn beside e5): accepted, then dropped.
+        let p = Position::from_fen("4k3/8/8/4p3/8/8/8/4K3 w - e6 0 1").unwrap();
+        assert_eq!(p.ep, NO_SQUARE);
+    }
+
+    #[test]
+    fn impossible_ep_square_is_refused() {
+        for (fen, says) in [
+            // No black pawn on f5.
+            ("4k3/8/8/4P3/8/8/8/4K3 w - f6 0 1", "no black pawn on f5"),
+            // A white pawn on f5, not a black one.
+            ("4k3/8/8/4PP2/8/8/8/4K3 w - f6 0 1", "no black pawn on f5"),
+            // The square passed over is occupied.
+            (
+                "4k3/8/5n2/4Pp2/8/8/8/4K3 w - f6 0 1",
+                "f6: it must be empty",
+            ),
+            // Wrong rank for the side to move.
+            ("4k3/8/8/4Pp2/8/8/8/4K3 b - f6 0 1", "3rd rank"),
+            ("4k3/8/8/8/3pP3/8/8/4K3 w - e3 0 1", "6th rank"),
+            ("4k3/8/8/8/8/8/8/4K3 w - e4 0 1", "6th rank"),
+            ("4k3/8/8/8/3p4/8/8/4K3 b - e3 0 1", "no white pawn on e4"),
+        ] {
+            let e = Position::from_fen(fen).unwrap_err();
+            assert!(
+                e.starts_with("impossible en-passant square") && e.contains(says),
+                "{fen}: {e}"
+            );
+        }
+        // The square the pawn came from is occupied: the caller decides.
+        let fen = "4k3/5n2/8/4Pp2/8/8/8/4K3 w - f6 0 1";
+        let p = Position::from_fen_unnormalized(fen).unwrap();
+        let e = p.ep_origin_error().unwrap();
+        assert!(e.contains("f7 must be empty"), "{e}");
+        assert_eq!(
+            Position::from_fen(fen).unwrap().ep,
+            parse_square("f6").unwrap()
+        );
+        let p = Position::from_fen_unnormalized("4k3/8/8/4Pp2/8/8/8/4K3 w - f6 0 1").unwrap();
+        assert_eq!(p.ep_origin_error(), None);
     }
 }

@@ -265,6 +265,37 @@ fn zero_position_twins() {
     assert!(p.twins[2].continued);
 }
 
+/// Twin lines as Popeye's journal writes them: a piece added onto an occupied square
+/// replaces the piece there and is written without `+`; a piece removed and put back in
+/// the same twin is written once, without a sign; a Move onto an occupied square writes
+/// the removal of the piece there first.
+#[test]
+fn twin_descriptions_of_replacements_follow_popeye() {
+    let base = "BeginProblem Stipulation #2 Pieces White Kc1 Qa6 Sb1 Black Ka8 Pe4\n";
+    let line = |twin: &str| {
+        let p = &inp(&format!("{base}Twin {twin}\nEndProblem")).unwrap()[0];
+        let t = p.twin_instances().unwrap();
+        (t[1].description.clone(), t[1].position)
+    };
+    let (d, pos) = line("Add black Ra6");
+    assert_eq!(d, "bRa6");
+    assert_eq!(at(&pos, "a6"), b(Kind::Rook));
+    assert_eq!(line("Add black Ra5").0, "+bRa5");
+    assert_eq!(line("Add black Ra6 Add white Bh1").0, "bRa6  +wBh1");
+    assert_eq!(line("Remove a6 Add black Ra6").0, "bRa6");
+    assert_eq!(line("Remove a6 Add black Ra5").0, "-wQa6  +bRa5");
+    let (d, pos) = line("Move a6 e4");
+    assert_eq!(d, "-bPe4  wQa6-->e4");
+    assert_eq!(at(&pos, "e4"), w(Kind::Queen));
+    assert_eq!(line("Move a6 e5").0, "wQa6-->e5");
+    // In YAML as well.
+    let p = &yaml(
+        "algebraic: {white: [Kc1, Qa6], black: [Ka8]}\nstipulation: \"#2\"\ntwins:\n  b: Add black Ra6\n",
+    )
+    .unwrap()[0];
+    assert_eq!(p.twin_instances().unwrap()[1].description, "bRa6");
+}
+
 #[test]
 fn rotations_and_mirrors_follow_popeye() {
     let base = "BeginProblem Stipulation #2 Pieces White Ka1 Rb1 Black Kh3\n";
@@ -331,6 +362,32 @@ fn en_passant_and_no_castling_options() {
         .unwrap_err();
     assert_eq!(e.line, Some(3));
     assert!(e.message.contains("no black pawn on e5"), "{e}");
+    // The departure square occupied: refused in orthodox chess, accepted where the move
+    // can fill it again (a teleporting two-step), in the EnPassant option as in a FEN.
+    let occupied = |cond: &str| {
+        inp(&format!(
+            "BeginProblem\nStipulation #2\nCondition {cond}\nOption EnPassant e7e6e5\n\
+             Pieces White Ke1 Pd5 Black Kd8 Pe5 Se7\nEndProblem"
+        ))
+    };
+    let e = occupied("Orthodox").unwrap_err();
+    assert!(e.message.contains("e7 must be empty"), "{e}");
+    assert_eq!(occupied("Teleport").unwrap()[0].position.ep, sq("e6"));
+    let fen = |cond: &str| {
+        parse_text(
+            "t.fen",
+            &format!("3k4/4n3/8/3Pp3/8/8/8/4K3 w - e6 ; #2 ; {cond}\n"),
+            Format::Fen,
+        )
+    };
+    let e = fen("Orthodox").unwrap_err();
+    assert!(
+        e.message
+            .contains("impossible en-passant square e6: e7 must be empty"),
+        "{e}"
+    );
+    assert_eq!((e.line, e.column), (Some(1), Some(1)));
+    assert_eq!(fen("Kazan").unwrap()[0].position.ep, sq("e6"));
 }
 
 #[test]
@@ -499,16 +556,16 @@ fn fen_files_and_arguments() {
         [Some(Kind::Queen), Some(Kind::Knight)]
     );
 
-    let p = from_fen_arg("r3k2r/8/8/8/8/8/8/R3K2R", "#3").unwrap();
+    let p = from_fen_arg("r3k2r/8/8/8/8/8/8/R3K2R", "#3", Condition::Orthodox).unwrap();
     assert_eq!(p.file, "<fen>");
     assert_eq!(
         p.position.castling, 15,
         "no castling field: every home king and rook may castle"
     );
-    let p = from_fen_arg("4k3/8/8/8/3pP3/8/8/4K3 b - e3", "h#2").unwrap();
+    let p = from_fen_arg("4k3/8/8/8/3pP3/8/8/4K3 b - e3", "h#2", Condition::Orthodox).unwrap();
     assert_eq!(p.position.ep, sq("e3"));
     assert_eq!(p.position.side, Color::White);
-    let e = from_fen_arg("4k3/8/8/8/8/8/8/4K3", "#x").unwrap_err();
+    let e = from_fen_arg("4k3/8/8/8/8/8/8/4K3", "#x", Condition::Orthodox).unwrap_err();
     assert!(e.message.contains("malformed stipulation '#x'"), "{e}");
 }
 

@@ -15,15 +15,17 @@
 use super::inp::{Ctx, apply_entry};
 use super::{Draft, FenDiagram, Problem, ProblemError, known_piece_codes};
 use crate::position::Position;
+use crate::rules::Condition;
 use crate::search::Stipulation;
 
-/// Reads a FEN diagram; also says whether the FEN had a castling field.
-pub(crate) fn read_fen(fen: &str) -> Result<(Position, bool), String> {
+/// Reads a FEN diagram (normalized); also says whether the FEN had a castling field, and
+/// gives [`Position::ep_origin_error`] for the condition to judge.
+pub(crate) fn read_fen(fen: &str) -> Result<(Position, bool, Option<String>), String> {
     let fields = fen.split_whitespace().count();
     if fields == 0 {
         return Err("empty FEN".into());
     }
-    let pos = Position::from_fen(fen).map_err(|m| {
+    let mut pos = Position::from_fen_unnormalized(fen).map_err(|m| {
         if m.contains("unknown FEN piece letter") {
             format!(
                 "{m} (FEN uses K Q R B N P, N being the knight; a fairy piece is its code in parentheses, \
@@ -35,27 +37,37 @@ pub(crate) fn read_fen(fen: &str) -> Result<(Position, bool), String> {
             m
         }
     })?;
-    Ok((pos, fields >= 3))
+    let ep_origin = pos.ep_origin_error();
+    pos.normalize();
+    Ok((pos, fields >= 3, ep_origin))
 }
 
-/// A problem from a FEN and a stipulation given on the command line; errors name the
-/// "file" `<fen>`.
-pub fn from_fen_arg(fen: &str, stipulation: &str) -> Result<Problem, ProblemError> {
+/// A problem from a FEN, a stipulation and a condition given on the command line; the
+/// diagram is checked under that condition (a pawn on its first rank is legal under
+/// Teleport and Pocket Mutation only). Errors name the "file" `<fen>`.
+pub fn from_fen_arg(
+    fen: &str,
+    stipulation: &str,
+    condition: Condition,
+) -> Result<Problem, ProblemError> {
     let file = "<fen>";
     let ctx = Ctx {
         file,
         prefix: String::new(),
     };
-    let (position, explicit_castling) =
+    let (position, explicit_castling, ep_origin) =
         read_fen(fen).map_err(|m| ctx.err(0, 0, format!("bad FEN '{fen}': {m}")))?;
     let mut d = Draft::new(0, 0);
     d.fen = Some(FenDiagram {
         position,
         explicit_castling,
+        ep_origin,
+        text: fen.to_string(),
         line: None,
         column: None,
     });
     d.stipulation = Some(Stipulation::parse(stipulation).map_err(|m| ctx.err(0, 0, m))?);
+    d.conditions.push((condition, None, None));
     let mut p = d.build(file, "", "")?;
     p.line = 1;
     Ok(p)
@@ -93,12 +105,14 @@ pub fn parse_fen_file(file: &str, text: &str) -> Result<Vec<Problem>, ProblemErr
                 "expected `FEN ; stipulation` (e.g. `4k3/8/4K3/8/8/8/8/3Q4 ; #2`)",
             ));
         };
-        let (position, explicit_castling) =
+        let (position, explicit_castling, ep_origin) =
             read_fen(fen).map_err(|m| ctx.err(line, fen_col, format!("bad FEN '{fen}': {m}")))?;
         let mut d = Draft::new(line, problems.len());
         d.fen = Some(FenDiagram {
             position,
             explicit_castling,
+            ep_origin,
+            text: fen.to_string(),
             line: Some(line),
             column: Some(fen_col),
         });
@@ -125,14 +139,19 @@ mod tests {
 
     #[test]
     fn command_line_fen() {
-        let p = from_fen_arg("4k3/8/8/8/8/8/8/R3K2R", "#2").unwrap();
+        let p = from_fen_arg("4k3/8/8/8/8/8/8/R3K2R", "#2", Condition::Orthodox).unwrap();
         assert_eq!(
             p.position.castling, 3,
             "home convention without a castling field"
         );
-        let p = from_fen_arg("4k3/8/8/8/8/8/8/R3K2R w - -", "#2").unwrap();
+        let p = from_fen_arg("4k3/8/8/8/8/8/8/R3K2R w - -", "#2", Condition::Orthodox).unwrap();
         assert_eq!(p.position.castling, 0);
-        let p = from_fen_arg("4k3/8/8/8/8/8/8/(AM)3K2(n)[Qn] w", "h#2").unwrap();
+        let p = from_fen_arg(
+            "4k3/8/8/8/8/8/8/(AM)3K2(n)[Qn] w",
+            "h#2",
+            Condition::Orthodox,
+        )
+        .unwrap();
         assert_eq!(
             p.position.board.kind_at(parse_square("a1").unwrap()),
             Some(Kind::Amazon)
@@ -142,13 +161,37 @@ mod tests {
 
     #[test]
     fn command_line_errors() {
-        let e = from_fen_arg("4k3/8/8/8/8/8/8/4K2X", "#2").unwrap_err();
+        let e = from_fen_arg("4k3/8/8/8/8/8/8/4K2X", "#2", Condition::Orthodox).unwrap_err();
         assert!(
             e.message.contains("'X'") && e.message.contains("N being the knight"),
             "{e}"
         );
         assert_eq!(e.file, "<fen>");
-        let e = from_fen_arg("8/8/8/8/8/8/8/4K3", "#2").unwrap_err();
+        let e = from_fen_arg("8/8/8/8/8/8/8/4K3", "#2", Condition::Orthodox).unwrap_err();
         assert!(e.message.contains("black has no king"), "{e}");
+    }
+
+    #[test]
+    fn command_line_fen_is_checked_under_its_condition() {
+        // A white pawn on a1 and a black one on h8 (both on their own first rank).
+        let fen = "4k2p/8/8/8/8/8/8/P3K3 w - - 0 1";
+        for c in [Condition::Teleport, Condition::PocketMutation] {
+            let p = from_fen_arg("4k3/8/8/8/8/8/8/P3K3 w - - 0 1", "#2", c).unwrap();
+            assert_eq!(p.condition, c);
+        }
+        assert!(from_fen_arg(fen, "#2", Condition::PocketMutation).is_ok());
+        for c in [
+            Condition::Orthodox,
+            Condition::Kazan,
+            Condition::Tatarstan,
+            Condition::Combo,
+        ] {
+            let e = from_fen_arg(fen, "#2", c).unwrap_err();
+            assert!(e.message.contains("pawn on a1"), "{c:?}: {e}");
+        }
+        // A pawn on its promotion rank: Pocket Mutation only.
+        let last = "P3k3/8/8/8/8/8/8/4K3 w - - 0 1";
+        assert!(from_fen_arg(last, "#2", Condition::PocketMutation).is_ok());
+        assert!(from_fen_arg(last, "#2", Condition::Teleport).is_err());
     }
 }

@@ -397,6 +397,13 @@ pub fn check_position(pos: &Position, condition: Condition) -> Result<(), Positi
             }
         }
     }
+    check_pawn_ranks(pos, condition)
+}
+
+/// Checks that no pawn stands on a rank the condition forbids
+/// ([`Condition::allows_pawn_on_relative_rank`]): the part of [`check_position`] that
+/// `perft`, `replay` and `claim` apply to a `--fen` diagram.
+pub fn check_pawn_ranks(pos: &Position, condition: Condition) -> Result<(), PositionError> {
     for s in 0..64u8 {
         if let Some(p) = pos.board.get(s)
             && p.kind == Kind::Pawn
@@ -493,6 +500,11 @@ pub(crate) struct FenDiagram {
     pub position: Position,
     /// The FEN had a castling field: its rights replace the home convention.
     pub explicit_castling: bool,
+    /// [`Position::ep_origin_error`] of the FEN: refused unless the condition can refill
+    /// the square a two-stepping pawn left.
+    pub ep_origin: Option<String>,
+    /// The FEN as written, for messages.
+    pub text: String,
     pub line: Option<usize>,
     pub column: Option<usize>,
 }
@@ -604,6 +616,15 @@ impl Draft {
                 if let Err(e) = check_position(&f.position, condition) {
                     return Err(err(f.line.or(problem_line), f.column, e.message));
                 }
+                if let Some(m) = &f.ep_origin
+                    && !condition.refills_double_step_origin()
+                {
+                    return Err(err(
+                        f.line.or(problem_line),
+                        f.column,
+                        format!("bad FEN '{}': {m}", f.text),
+                    ));
+                }
                 let mut p = f.position;
                 if !f.explicit_castling {
                     p.castling = p.home_castling_rights();
@@ -621,7 +642,7 @@ impl Draft {
         }
         position.castling &= !self.no_castling;
         if let Some(ep) = &self.ep {
-            position.ep = ep_square(&position, &ep.squares).map_err(|m| {
+            position.ep = ep_square(&position, &ep.squares, condition).map_err(|m| {
                 err(
                     ep.line.or(problem_line),
                     ep.column,
@@ -671,8 +692,14 @@ impl Draft {
 
 /// The en-passant target square described by Popeye's `EnPassant` squares: departure,
 /// passed-over and arrival square of the double step (`e7e6e5`); also accepted: departure
-/// and arrival (`e7e5`), or the passed-over square alone as in FEN (`e6`).
-pub(crate) fn ep_square(pos: &Position, squares: &[Square]) -> Result<Square, String> {
+/// and arrival (`e7e5`), or the passed-over square alone as in FEN (`e6`). The departure
+/// square must be empty unless the condition can refill it within the move
+/// ([`Condition::refills_double_step_origin`]), as for a FEN en-passant field.
+pub(crate) fn ep_square(
+    pos: &Position,
+    squares: &[Square],
+    condition: Condition,
+) -> Result<Square, String> {
     let (from, over, to) = match *squares {
         [over] => match rank_of(over) {
             2 => (over - 8, over, over + 8),
@@ -717,6 +744,9 @@ pub(crate) fn ep_square(pos: &Position, squares: &[Square]) -> Result<Square, St
         ));
     }
     for s in [from, over] {
+        if s == from && condition.refills_double_step_origin() {
+            continue;
+        }
         if !pos.board.is_empty(s) {
             return Err(format!(
                 "{} must be empty (the pawn just passed it)",
@@ -770,9 +800,59 @@ struct TwinState {
     condition: Condition,
 }
 
+/// A piece of a twin's description, as Popeye's move-effect journal has it: a piece
+/// created or removed on a square is written with `+` / `-` unless the same twin also
+/// removes (before) / creates (after) a piece there; an Add onto an occupied square is
+/// thus written without a sign (`bRa6`), a Move onto an occupied square as the removal
+/// of the piece there and the move (`-bPe4  wRa1-->e4`).
+enum Effect {
+    Text(String),
+    Creation(Square, String),
+    Removal(Square, String),
+}
+
+/// Writes a twin's effects as Popeye does, two spaces apart.
+fn describe_effects(effects: &[Effect]) -> String {
+    let mut out: Vec<String> = Vec::new();
+    for (i, e) in effects.iter().enumerate() {
+        match e {
+            Effect::Text(t) => out.push(t.clone()),
+            Effect::Creation(s, t) => {
+                let replaces = effects[..i]
+                    .iter()
+                    .any(|e| matches!(e, Effect::Removal(r, _) if r == s));
+                out.push(if replaces { t.clone() } else { format!("+{t}") });
+            }
+            Effect::Removal(s, t) => {
+                let replaced = effects[i + 1..]
+                    .iter()
+                    .any(|e| matches!(e, Effect::Creation(c, _) if c == s));
+                if !replaced {
+                    out.push(format!("-{t}"));
+                }
+            }
+        }
+    }
+    out.join("  ")
+}
+
 impl TwinState {
-    /// Popeye's description of a twin command, read off the position before it.
-    fn describe(&self, c: &TwinCommand) -> String {
+    /// Popeye's description of a twin command, read off the position before it, as
+    /// effects for [`describe_effects`].
+    fn describe(&self, c: &TwinCommand) -> Vec<Effect> {
+        let removal = |s: Square| {
+            self.board[s as usize].map(|p| {
+                Effect::Removal(
+                    s,
+                    format!(
+                        "{}{}{}",
+                        if p.color == Color::White { 'w' } else { 'b' },
+                        p.kind.code(),
+                        square_name(s)
+                    ),
+                )
+            })
+        };
         let at = |s: Square| match self.board[s as usize] {
             Some(p) => format!(
                 "{}{}{}",
@@ -790,11 +870,21 @@ impl TwinState {
                 square_name(s)
             )
         };
-        match *c {
-            TwinCommand::Move(a, b) => format!("{}-->{}", at(a), square_name(b)),
+        let text = match *c {
+            TwinCommand::Move(a, b) => {
+                let mut v: Vec<Effect> = removal(b).into_iter().collect();
+                v.push(Effect::Text(format!("{}-->{}", at(a), square_name(b))));
+                return v;
+            }
             TwinCommand::Exchange(a, b) => format!("{}<-->{}", at(a), at(b)),
-            TwinCommand::Remove(a) => format!("-{}", at(a)),
-            TwinCommand::Add(p, s) => format!("+{}", piece(p, s)),
+            TwinCommand::Remove(a) => {
+                return vec![removal(a).unwrap_or(Effect::Text(format!("-{}", at(a))))];
+            }
+            TwinCommand::Add(p, s) => {
+                let mut v: Vec<Effect> = removal(s).into_iter().collect();
+                v.push(Effect::Creation(s, piece(p, s)));
+                return v;
+            }
             TwinCommand::Substitute(a, b) => format!("{} ==> {}", a.code(), b.code()),
             TwinCommand::Rotate(d) => format!("rotate {d}"),
             TwinCommand::Mirror(m) => format!(
@@ -810,7 +900,8 @@ impl TwinState {
             TwinCommand::Stipulation(s) => s.to_string(),
             TwinCommand::Condition(c) => c.name().to_string(),
             TwinCommand::PolishType => "PolishType".into(),
-        }
+        };
+        vec![Effect::Text(text)]
     }
 
     fn apply(&mut self, c: &TwinCommand) -> Result<(), String> {
@@ -920,7 +1011,7 @@ impl Problem {
         if self.twins.is_empty() {
             return Ok(vec![original]);
         }
-        let zero = self.twins[0].label == "a";
+        let zero = self.has_zero_position();
         let mut out = Vec::with_capacity(self.twins.len() + 1);
         if !zero {
             out.push(TwinInstance {
@@ -949,9 +1040,9 @@ impl Problem {
                 column: None,
                 message: format!("twin {}: {m}", twin.label),
             };
-            let mut description = vec![];
+            let mut effects = vec![];
             for c in &twin.commands {
-                description.push(st.describe(c));
+                effects.extend(st.describe(c));
                 st.apply(c)
                     .map_err(|m| err(format!("{}: {m}", command_text(c))))?;
             }
@@ -967,7 +1058,7 @@ impl Problem {
             pos.ep = st.ep;
             finish_position(&mut pos);
             let inst = TwinInstance {
-                description: description.join("  "),
+                description: describe_effects(&effects),
                 continued: twin.continued,
                 label: twin.label.clone(),
                 position: pos,
@@ -978,6 +1069,12 @@ impl Problem {
             prev = inst;
         }
         Ok(out)
+    }
+
+    /// The problem is a zero position (Popeye `ZeroPosition`, YAML twins from `a`): the
+    /// diagram is not solved itself, only its twins are.
+    pub fn has_zero_position(&self) -> bool {
+        self.twins.first().is_some_and(|t| t.label == "a")
     }
 
     fn base_instance(&self) -> TwinInstance {

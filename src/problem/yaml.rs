@@ -113,6 +113,16 @@ pub fn parse_yaml(file: &str, text: &str) -> Result<Vec<Problem>, ProblemError> 
             file,
             prefix: format!("problem {}: ", index + 1),
         };
+        if let Some((line, col)) = too_deep_flow(doc.text) {
+            return Err(ctx.err(
+                line + doc.first_line - 1,
+                col,
+                format!(
+                    "YAML nested too deeply: more than {MAX_FLOW_DEPTH} '[' or '{{' open at once \
+                     (a problem's fields nest a few levels only)"
+                ),
+            ));
+        }
         let value: Value =
             serde_yaml::from_str(doc.text).map_err(|e| syntax_error(&ctx, &doc, &e))?;
         let map = match value {
@@ -144,6 +154,89 @@ pub fn parse_yaml(file: &str, text: &str) -> Result<Vec<Problem>, ProblemError> 
         });
     }
     Ok(problems)
+}
+
+/// Deepest flow nesting (`[` / `{`) a document may have. serde_yaml refuses more than
+/// 128 levels, but only after a scan that takes time quadratic in the nesting (a minute
+/// for 100,000 `[`), so deeper nesting is refused before serde_yaml sees it. Block
+/// nesting (indentation, `- - -`) reaches serde_yaml's limit quickly and is left to it.
+const MAX_FLOW_DEPTH: usize = 64;
+
+/// Where (1-based line and column in `text`) the flow nesting first goes past
+/// [`MAX_FLOW_DEPTH`], if it does. A cheap over-estimate of YAML's own nesting: every `[`
+/// and `{` counts, except inside quoted scalars, comments and block scalars (`|`, `>`).
+fn too_deep_flow(text: &str) -> Option<(usize, usize)> {
+    let mut depth = 0usize;
+    // Inside a quoted scalar: its quote character.
+    let mut quote: Option<char> = None;
+    // Inside a block scalar: the indentation of the line that opened it.
+    let mut block: Option<usize> = None;
+    for (i, line) in text.lines().enumerate() {
+        let indent = line.len() - line.trim_start_matches(' ').len();
+        if let Some(parent) = block {
+            if line.trim().is_empty() || indent > parent {
+                continue;
+            }
+            block = None;
+        }
+        let mut prev: Option<char> = None;
+        // The last character before this one on the line that is not white space.
+        let mut last: Option<char> = None;
+        let mut chars = line.char_indices().peekable();
+        while let Some((j, c)) = chars.next() {
+            // Where a node may start (a quoted or block scalar): at the start of the line,
+            // after `[`, `{` or `,`, or after an indicator `:`, `-`, `?` and a blank. A
+            // quote elsewhere belongs to a plain scalar (`it's`, `a 'b`).
+            let node_start = match last {
+                None => true,
+                Some('[' | '{' | ',') => true,
+                Some(':' | '-' | '?') => prev.is_some_and(char::is_whitespace),
+                Some(_) => false,
+            };
+            match quote {
+                Some('\'') if c == '\'' => {
+                    if chars.peek().is_some_and(|&(_, n)| n == '\'') {
+                        chars.next();
+                    } else {
+                        quote = None;
+                    }
+                }
+                Some('"') if c == '\\' => {
+                    chars.next();
+                }
+                Some('"') if c == '"' => quote = None,
+                Some(_) => {}
+                None => match c {
+                    '#' if prev.is_none_or(char::is_whitespace) => break,
+                    '\'' | '"' if node_start => quote = Some(c),
+                    '[' | '{' => {
+                        depth += 1;
+                        if depth > MAX_FLOW_DEPTH {
+                            return Some((i + 1, line[..j].chars().count() + 1));
+                        }
+                    }
+                    ']' | '}' => depth = depth.saturating_sub(1),
+                    '|' | '>' if node_start && depth == 0 => {
+                        // A block scalar when only modifiers and a comment follow.
+                        let rest = line[j + 1..].trim_start_matches(|c: char| {
+                            c.is_ascii_digit() || c == '+' || c == '-'
+                        });
+                        let rest = rest.trim();
+                        if rest.is_empty() || rest.starts_with('#') {
+                            block = Some(indent);
+                            break;
+                        }
+                    }
+                    _ => {}
+                },
+            }
+            if !c.is_whitespace() {
+                last = Some(c);
+            }
+            prev = Some(c);
+        }
+    }
+    None
 }
 
 /// A serde_yaml syntax error, with its line made relative to the file.
@@ -459,11 +552,13 @@ impl Reader<'_> {
     fn diagram(&self, d: &mut Draft) -> Result<(), ProblemError> {
         if let Some(fen) = self.text_field("fen")? {
             let at = self.loc("fen", &fen);
-            let (position, explicit_castling) =
+            let (position, explicit_castling, ep_origin) =
                 read_fen(&fen).map_err(|m| self.err_at(at, format!("bad FEN '{fen}': {m}")))?;
             d.fen = Some(FenDiagram {
                 position,
                 explicit_castling,
+                ep_origin,
+                text: fen.clone(),
                 line: Some(at.0),
                 column: Some(at.1),
             });
@@ -796,6 +891,58 @@ pub fn to_yaml_string<T: serde::Serialize>(value: &T) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn flow_nesting_is_bounded_before_parsing() {
+        let deep = format!("stipulation: \"#2\"\ntitle: {}\n", "[".repeat(100_000));
+        assert_eq!(too_deep_flow(&deep), Some((2, 8 + MAX_FLOW_DEPTH)));
+        let e = parse_yaml("deep.yaml", &deep).unwrap_err();
+        assert_eq!((e.file.as_str(), e.line), ("deep.yaml", Some(2)));
+        assert!(e.message.contains("nested too deeply"), "{e}");
+        // In a later document, the line is the file's.
+        let two = format!(
+            "algebraic: {{white: [Ke1], black: [Ke8]}}\nstipulation: \"#2\"\n---\na: {}\n",
+            "{a: ".repeat(70)
+        );
+        let e = parse_yaml("t.yaml", &two).unwrap_err();
+        assert_eq!(e.line, Some(4), "{e}");
+        assert!(e.message.starts_with("problem 2: "), "{e}");
+        // Brackets in quotes, comments and block scalars do not count; closed ones neither.
+        let many = "[".repeat(MAX_FLOW_DEPTH + 1);
+        for ok in [
+            format!("title: '{many}'\n"),
+            format!("title: \"{many}\"\n"),
+            format!("title: 'it''s {many}'\n"),
+            format!("# {many}\ntitle: x\n"),
+            format!("title: x # {many}\n"),
+            format!("solution: |\n  {many}\n\n  {many}\ntitle: x\n"),
+            format!("solution: >-\n   {many}\n"),
+            format!("a: {}\n", "[]".repeat(1000)),
+            format!(
+                "a: {}{}\n",
+                "[".repeat(MAX_FLOW_DEPTH),
+                "]".repeat(MAX_FLOW_DEPTH)
+            ),
+            "title: don't [stop]\n".to_string(),
+            format!("- '{many}'\n- \"{many}\"\n- [a, '{many}']\n"),
+            format!("a: {{b: '{many}'}}\n"),
+            format!("solution: |\n   1.e4 'x\n   {many}\n"),
+        ] {
+            assert_eq!(too_deep_flow(&ok), None, "{ok}");
+        }
+        // A quote inside a plain scalar does not hide what follows.
+        for bad in [
+            format!("title: a 'b\ncomments: {many}\n"),
+            format!("title: it's\ncomments: {many}\n"),
+            format!("title: a:'b\ncomments: {many}\n"),
+            format!("title: a:|\n  {many}\n"),
+        ] {
+            assert!(too_deep_flow(&bad).is_some(), "{bad}");
+        }
+        // A block scalar ends where the indentation comes back.
+        let after = format!("solution: |\n  x\ntitle: {many}\n");
+        assert_eq!(too_deep_flow(&after), Some((3, 8 + MAX_FLOW_DEPTH)));
+    }
 
     #[test]
     fn splits_documents() {

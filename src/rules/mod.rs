@@ -434,6 +434,19 @@ pub fn perft(rules: &Rules, pos: &Position, depth: u32) -> u64 {
 }
 
 impl Condition {
+    /// Can the move that makes a pawn two-step also fill the square the pawn left (a
+    /// teleporting two-step puts the other piece there, a Kazan follower steps onto it, a
+    /// combo's challenged piece may)? If not, an en-passant square whose pawn's starting
+    /// square is occupied is impossible.
+    pub fn refills_double_step_origin(self) -> bool {
+        match self {
+            Condition::Teleport | Condition::Kazan | Condition::Tatarstan | Condition::Combo => {
+                true
+            }
+            Condition::Orthodox | Condition::TatarstanNoChains | Condition::PocketMutation => false,
+        }
+    }
+
     /// May a pawn of this colour stand on the given relative rank (0 = own first rank)
     /// in a problem position under this condition?
     pub fn allows_pawn_on_relative_rank(self, rel_rank: u8) -> bool {
