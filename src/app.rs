@@ -243,6 +243,10 @@ fn solve_cmd(a: &SolveArgs) -> i32 {
         eprintln!("chainmate solve: give problem files or --fen FEN --stipulation S");
         return EXIT_INPUT;
     }
+    if let Err(e) = init_pool(search.threads) {
+        eprintln!("error: {e}");
+        return EXIT_INPUT;
+    }
     let stop = Arc::new(AtomicBool::new(false));
     on_ctrl_c(&stop);
     if let Some(secs) = search.time_limit {
@@ -287,7 +291,7 @@ fn solve_cmd(a: &SolveArgs) -> i32 {
             });
             let settings = Settings {
                 options: options.clone(),
-                threads: search.threads,
+                threads: 0,
                 hash_mb: search.hash,
                 stop: stop.clone(),
                 progress: Some(progress),
@@ -357,10 +361,25 @@ fn solve_cmd(a: &SolveArgs) -> i32 {
     for e in &input_errors {
         eprintln!("error: {e}");
     }
-    if input_errors.is_empty() {
-        EXIT_OK
-    } else {
+    for p in &problems[report.problems.len().min(problems.len())..] {
+        eprintln!(
+            "not reached (stopped): {}:{} {}",
+            p.file,
+            p.line,
+            problem_name(p)
+        );
+    }
+    let stopped = report
+        .problems
+        .iter()
+        .any(|p| p.twins.iter().any(|t| !t.complete))
+        || report.problems.len() < problems.len();
+    if !input_errors.is_empty() {
         EXIT_INPUT
+    } else if stopped {
+        EXIT_UNKNOWN
+    } else {
+        EXIT_OK
     }
 }
 
@@ -651,19 +670,21 @@ fn check_problem(
     })
 }
 
+/// A problem's deadline (none without a time limit) and the stop flag it sets.
+type Deadline = (Option<Instant>, Arc<AtomicBool>);
+
 /// Per-worker deadlines, watched by one thread: a problem's stop flag is set when its time
 /// limit has passed or the run is stopped (Ctrl-C). One thread for the whole run, however
 /// many problems.
 struct Watchdog {
-    slots: Arc<std::sync::Mutex<Vec<Option<(Option<Instant>, Arc<AtomicBool>)>>>>,
+    slots: Arc<std::sync::Mutex<Vec<Option<Deadline>>>>,
     done: Arc<AtomicBool>,
     thread: std::sync::Mutex<Option<std::thread::JoinHandle<()>>>,
 }
 
 impl Watchdog {
     fn new(workers: usize, run_stop: Arc<AtomicBool>) -> Watchdog {
-        let slots: Arc<std::sync::Mutex<Vec<Option<(Option<Instant>, Arc<AtomicBool>)>>>> =
-            Arc::new(std::sync::Mutex::new(vec![None; workers]));
+        let slots = Arc::new(std::sync::Mutex::new(vec![None::<Deadline>; workers]));
         let done = Arc::new(AtomicBool::new(false));
         let (s, d) = (slots.clone(), done.clone());
         let thread = std::thread::spawn(move || {
@@ -729,7 +750,7 @@ impl CheckSummary {
         for t in &r.twins {
             *self.counts.entry(t.verdict.text()).or_insert(0) += 1;
             match t.verdict {
-                Verdict::Cooked | Verdict::NoSolution => self.unsound += 1,
+                Verdict::Cooked | Verdict::NoSolution | Verdict::Unstated => self.unsound += 1,
                 Verdict::Unknown => self.unknown += 1,
                 _ => {}
             }

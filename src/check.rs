@@ -364,6 +364,10 @@ fn undecided(
     evidence: &mut Vec<String>,
 ) -> Verdict {
     let what = if helpish { "solution" } else { "key" };
+    if evidence.iter().any(|e| e.ends_with("is not a legal move")) {
+        // Proven without any search.
+        return Verdict::NoSolution;
+    }
     if verdict == Verdict::Cooked {
         evidence.push(format!(
             "search stopped after {:.1} s: the cook above is proven; other {what}s may exist",

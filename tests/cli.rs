@@ -160,7 +160,8 @@ fn time_limit_stops_and_marks_the_result_incomplete() {
         "0.2",
         &root("tests/data/popeye/bench/bench_12.inp"),
     ]);
-    assert_eq!(code, 0);
+    // A stopped search has its own exit code, 3.
+    assert_eq!(code, 3);
     assert!(stdout.contains("incomplete"), "{stdout}");
     let (_, json, _) = chainmate(&[
         "solve",
@@ -323,7 +324,7 @@ fn combo_replay_claim_and_proof() {
         "{out}"
     );
     assert!(
-        lines[7].ends_with("rn2kbnr/p1pppppp/1p6/8/3P4/4P1Pb/PPPBNPqP/KRR1QN2 b kq - 0 1"),
+        lines[7].ends_with("rn2kbnr/p1pppppp/1p6/8/3P4/4P1Pb/PPPBNPqP/KRR1QN2 b kq - 2 4"),
         "{out}"
     );
     // A wrong step is an input error naming the move and the step.

@@ -1005,9 +1005,14 @@ fn parse_with(
                 piece_name(st.hand),
                 square_name(st.at)
             ),
-            None => "no piece of the side to move".into(),
+            None => String::new(),
         };
         match found.len() {
+            0 if state.is_none() => {
+                return Err(format!(
+                    "step {n} '{part}': no piece of the side to move can make this step"
+                ));
+            }
             0 => {
                 return Err(format!("step {n} '{part}': {what} can make no such step"));
             }

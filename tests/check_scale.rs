@@ -1,0 +1,152 @@
+//! `check` on collections: bounded at any size, streamed in input order, honest under time
+//! limits and Ctrl-C, each twin judged against its own part of the stated solution.
+
+#[allow(dead_code)]
+mod common;
+use common::chainmate;
+use std::io::{BufRead, BufReader};
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("chainmate-scale-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+const TRIVIAL: &str = "4k3/8/4K3/8/8/8/8/3Q4 w - - 0 1 ; #2";
+/// A Combo #2 on a crowded position: minutes of search.
+const SLOW: &str =
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1 ; #2 ; Combo";
+
+/// 5,000 quick problems in one file: every one checked, none lost (this used to overflow
+/// the stack from about 600 problems, with a thread pool per twin).
+#[test]
+fn five_thousand_problems_in_one_file() {
+    let dir = temp_dir("5000");
+    let file = dir.join("many.fen");
+    let text: String = (0..5000).map(|_| format!("{TRIVIAL}\n")).collect();
+    std::fs::write(&file, text).unwrap();
+    let (code, out, err) = chainmate(&["check", "-q", "--threads", "2", file.to_str().unwrap()]);
+    assert_eq!(code, 1, "unstated problems are not sound: {err}");
+    assert!(
+        out.contains("summary: 5000 problems"),
+        "{}",
+        &out[out.len().saturating_sub(500)..]
+    );
+    assert!(
+        out.contains("unstated     5000"),
+        "{}",
+        &out[out.len().saturating_sub(500)..]
+    );
+    // In input order: line n's result is the n-th block.
+    let lines: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with(file.to_str().unwrap()))
+        .collect();
+    assert_eq!(lines.len(), 5000);
+    for (i, l) in lines.iter().enumerate() {
+        assert!(l.contains(&format!("many.fen:{} ", i + 1)), "{i}: {l}");
+    }
+}
+
+/// The first result is printed while a slow problem after it is still being searched.
+#[test]
+fn results_stream_before_the_batch_ends() {
+    let dir = temp_dir("stream");
+    let file = dir.join("two.fen");
+    std::fs::write(&file, format!("{TRIVIAL}\n{SLOW}\n")).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_chainmate"))
+        .args([
+            "check",
+            "-q",
+            "--threads",
+            "1",
+            "--time-limit",
+            "60",
+            file.to_str().unwrap(),
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut reader = BufReader::new(child.stdout.take().unwrap());
+    let mut first = String::new();
+    reader.read_line(&mut first).unwrap();
+    let mut verdict = String::new();
+    reader.read_line(&mut verdict).unwrap();
+    let still_running = child.try_wait().unwrap().is_none();
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(first.contains("two.fen:1 "), "{first}");
+    assert!(verdict.contains("#2: unstated"), "{verdict}");
+    assert!(
+        still_running,
+        "the slow problem ended before the first result was read"
+    );
+}
+
+/// A stopped search is `unknown` (never `no solution`), the limit bounds the problem as a
+/// whole, and the exit code is 3.
+#[test]
+fn a_stopped_problem_is_unknown_with_exit_code_3() {
+    let dir = temp_dir("unknown");
+    let file = dir.join("slow.yaml");
+    std::fs::write(
+        &file,
+        "fen: r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1\n\
+         stipulation: '#2'\noptions: [Combo]\nsolution: '1.[Qxf6]! ...'\n",
+    )
+    .unwrap();
+    let started = std::time::Instant::now();
+    let (code, out, err) = chainmate(&[
+        "check",
+        "-q",
+        "--time-limit",
+        "1",
+        "--format",
+        "json",
+        file.to_str().unwrap(),
+    ]);
+    let secs = started.elapsed().as_secs_f64();
+    assert_eq!(code, 3, "{out}{err}");
+    let v: serde_json::Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
+    assert_eq!(v["twins"][0]["verdict"], "unknown", "{out}");
+    assert_eq!(v["twins"][0]["complete"], false, "{out}");
+    assert!(out.contains("not decided"), "{out}");
+    assert!(secs < 20.0, "{secs}");
+}
+
+/// Ctrl-C: what was decided is printed, then the problems not reached are listed; exit 3.
+#[test]
+fn ctrl_c_lists_the_problems_not_reached() {
+    let dir = temp_dir("ctrlc");
+    let file = dir.join("batch.yaml");
+    let sound =
+        "fen: 7k/8/6K1/8/8/8/8/1Q6 w - - 0 1\nstipulation: '#1'\nsolution: '1.Qb1-b8 # !'\n";
+    let slow = "fen: r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1\n\
+                stipulation: '#2'\noptions: [Combo]\nsolution: '1.[Qxf6]! ...'\n";
+    std::fs::write(
+        &file,
+        format!("---\n{sound}---\n{slow}---\n{slow}---\n{sound}"),
+    )
+    .unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_chainmate"))
+        .args(["check", "-q", "--threads", "1", file.to_str().unwrap()])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    // SAFETY: kill only sends a signal to our own child.
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(3), "{stdout}");
+    assert!(stdout.contains("batch.yaml:2 "), "{stdout}");
+    assert!(stdout.contains("#1: sound"), "{stdout}");
+    let not_reached = stdout.split("not reached (stopped):").nth(1).unwrap_or("");
+    assert!(not_reached.contains("[problem 4]"), "{stdout}");
+    assert!(!stdout.contains("no solution"), "{stdout}");
+}
