@@ -132,7 +132,7 @@ fn ctrl_c_lists_the_problems_not_reached() {
         format!("---\n{sound}---\n{slow}---\n{slow}---\n{sound}"),
     )
     .unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_chainmate"))
+    let child = Command::new(env!("CARGO_BIN_EXE_chainmate"))
         .args(["check", "-q", "--threads", "1", file.to_str().unwrap()])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
