@@ -1095,3 +1095,100 @@ fn print_suite_counts() {
         );
     }
 }
+
+/// The legal successors of `fen` (board, side, castling), sorted; chainmate's (its rules as
+/// the perft command builds them) must be the reference's.
+fn successors(fen_text: &str) -> Vec<String> {
+    let pos = chainmate::position::Position::from_fen(fen_text).unwrap();
+    let short = |f: &str| f.split_whitespace().take(3).collect::<Vec<_>>().join(" ");
+    let mut theirs: Vec<String> = chainmate_rules(&pos)
+        .legal_moves(&pos)
+        .iter()
+        .map(|(_, q)| short(&q.to_fen()))
+        .collect();
+    theirs.sort();
+    theirs.dedup();
+    let mut ours: Vec<String> = legal_moves(&parse(fen_text))
+        .iter()
+        .map(|q| short(&fen(q)))
+        .collect();
+    ours.sort();
+    assert_eq!(theirs, ours, "combo successors of {fen_text}");
+    ours
+}
+
+/// Combo check, for chainmate and (the same) for the reference.
+fn combo_check(fen_text: &str) -> bool {
+    let pos = chainmate::position::Position::from_fen(fen_text).unwrap();
+    let theirs = chainmate_rules(&pos).in_check(&pos);
+    assert_eq!(theirs, in_combo_check(&parse(fen_text)), "{fen_text}");
+    theirs
+}
+
+/// D1 in Combo: a king compound is not royal. Only the king is the target of combo check:
+/// the compound may be left capturable, may step onto an attacked square, may take a
+/// protected piece, its capture ends nothing, and combo mate is mate of the king.
+#[test]
+fn king_compounds_are_not_royal() {
+    let fen_text = "r3k3/8/8/8/8/8/(KR)7/7K w - - 0 1";
+    assert!(!combo_check(fen_text));
+    let after = successors(fen_text);
+    assert!(after.contains(&"r3k3/8/8/8/8/8/(KR)7/6K1 b -".to_string()));
+    assert!(after.contains(&"r3k3/(KR)7/8/8/8/8/8/7K b -".to_string()));
+
+    // (The black king stands on g1, off the long diagonal: on h1 it would be in combo
+    // check, [Kc6-b7 (challenges the queen); Qb7xh1].)
+    let fen_text = "(kr)7/1Q6/2K5/8/8/8/8/6k1 b - - 0 1";
+    assert!(!combo_check(fen_text));
+    let after = successors(fen_text);
+    assert!(after.contains(&"8/1(kr)6/2K5/8/8/8/8/6k1 w -".to_string()));
+    assert!(after.contains(&"(kr)7/1Q6/2K5/8/8/8/8/5k2 w -".to_string()));
+    assert!(combo_check("(kr)7/1Q6/2K5/8/8/8/8/7k b - - 0 1"));
+
+    let fen_text = "(kr)7/1Q6/2K5/8/8/8/8/6k1 w - - 0 1";
+    assert!(successors(fen_text).contains(&"Q7/8/2K5/8/8/8/8/6k1 b -".to_string()));
+    let taken = "Q7/8/2K5/8/8/8/8/6k1 b - - 0 1";
+    assert!(!combo_check(taken));
+    assert!(!successors(taken).is_empty());
+
+    let fen_text = "k6(kb)/1Q6/2K5/8/8/8/8/8 b - - 0 1";
+    assert!(combo_check(fen_text));
+    assert!(successors(fen_text).is_empty(), "combo mate");
+}
+
+/// The pieces on `promo` in the successors of `fen` equal to `pattern` on every other square.
+fn promoted_to(fen_text: &str, pattern: &str, promo: &str) -> Vec<String> {
+    let want = parse(pattern);
+    let s = sq(promo);
+    let mut out: Vec<String> = successors(fen_text)
+        .iter()
+        .map(|f| parse(&format!("{f} - 0 1")))
+        .filter(|q| q.b[s] != 0 && (0..64).all(|x| x == s || q.b[x] == want.b[x]))
+        .map(|q| fen_piece(q.b[s]))
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// Pawns promote to Q, S, R, B and the fairy kinds of the diagram (either colour), no
+/// others, also inside a combo: [a7-a8=X (challenging the nightrider); Na8-b6].
+#[test]
+fn promotion_choices_are_the_fairy_kinds_of_the_diagram() {
+    assert_eq!(
+        promoted_to(
+            "(N)7/P7/8/7k/8/8/8/7K w - - 0 1",
+            "Q7/8/1(N)6/7k/8/8/8/7K b - - 0 1",
+            "a8"
+        ),
+        ["(N)", "B", "N", "Q", "R"]
+    );
+    assert_eq!(
+        promoted_to(
+            "7k/8/8/8/8/8/p7/5(AM)1K b - - 0 1",
+            "7k/8/8/8/8/8/8/q4(AM)1K w - - 0 1",
+            "a1"
+        ),
+        ["(am)", "b", "n", "q", "r"]
+    );
+}

@@ -985,7 +985,19 @@ fn to_fen(p: &Pos) -> String {
         format!("{}{}", (b'a' + e % 8) as char, (b'1' + e / 8) as char)
     };
     let side = if p.white { "w" } else { "b" };
-    format!("{} {side} {castle} {ep}", rows.join("/"))
+    // Pockets as chainmate writes them: White's piece first, only when one is filled.
+    let mut board = rows.join("/");
+    if p.pocket != [0, 0] {
+        board.push('[');
+        for (i, &x) in p.pocket.iter().enumerate() {
+            if x != 0 {
+                let v = x as i8;
+                board.push_str(&fen_piece(if i == 0 { v } else { -v }));
+            }
+        }
+        board.push(']');
+    }
+    format!("{board} {side} {castle} {ep}")
 }
 
 fn square(name: &str) -> usize {
@@ -1294,4 +1306,281 @@ fn print_suite_counts() {
             }
         );
     }
+}
+
+/// The conditions of this reference with chainmate's names.
+const CONDITIONS: [(Cond, &str); 6] = [
+    (Cond::Orthodox, "orthodox"),
+    (Cond::Teleport, "teleport"),
+    (Cond::Kazan, "kazan"),
+    (Cond::Tatarstan, "tatarstan"),
+    (Cond::TatarstanNoChains, "tatarstan-nochains"),
+    (Cond::Pocket, "pocket-mutation"),
+];
+
+/// The legal successors of `fen` (board with pockets, side, castling, en-passant square),
+/// sorted; chainmate's (rules as its perft command builds them) must be the reference's.
+fn successors(fen: &str, c: Cond, name: &str) -> Vec<String> {
+    let pos = chainmate::position::Position::from_fen(fen).unwrap();
+    let mut theirs: Vec<String> = chainmate_rules(&pos, name)
+        .legal_moves(&pos)
+        .iter()
+        .map(|(_, q)| {
+            let f = q.to_fen();
+            f.split_whitespace().take(4).collect::<Vec<_>>().join(" ")
+        })
+        .collect();
+    theirs.sort();
+    theirs.dedup();
+    let mut ours: Vec<String> = children(&parse(fen), c).iter().map(to_fen).collect();
+    ours.sort();
+    assert_eq!(theirs, ours, "{name} successors of {fen}");
+    ours
+}
+
+/// Is the side to move in check, for chainmate and (the same) for the reference? (Check is
+/// orthodox under all these conditions.)
+fn in_check(fen: &str, name: &str) -> bool {
+    let pos = chainmate::position::Position::from_fen(fen).unwrap();
+    let theirs = chainmate_rules(&pos, name).in_check(&pos);
+    let p = parse(fen);
+    assert_eq!(theirs, king_attacked(&p, p.white), "{name}: check in {fen}");
+    theirs
+}
+
+/// D1: a king compound is not royal, under every condition. It may be left attacked, it may
+/// move onto an attacked square, a side whose king compound is attacked is not in check,
+/// capturing it is an ordinary capture (the game goes on), and mate is mate of the king.
+#[test]
+fn king_compounds_are_not_royal() {
+    for (c, name) in CONDITIONS {
+        // White has only Kh1 and a super rook a2, attacked by the rook a8: not check.
+        let fen = "r3k3/8/8/8/8/8/(KR)7/7K w - - 0 1";
+        assert!(attacked(&parse(fen).b, square("a2"), false));
+        assert!(!in_check(fen, name), "{name}: {fen}");
+        let after = successors(fen, c, name);
+        // The king walks away and leaves the super rook en prise.
+        assert!(
+            after.contains(&"r3k3/8/8/8/8/8/(KR)7/6K1 b - -".to_string()),
+            "{name}: Kh1-g1 is legal"
+        );
+        // The super rook moves onto a7, attacked by the rook (and next to it).
+        assert!(
+            after.contains(&"r3k3/(KR)7/8/8/8/8/8/7K b - -".to_string()),
+            "{name}: KRa2-a7 is legal"
+        );
+
+        // Black's super rook a8 is "mated" (attacked by the queen protected by the king,
+        // a7 and b8 covered); Black's king h1 is free: no check, and the super rook may take
+        // the protected queen, which a king could not.
+        let fen = "(kr)7/1Q6/2K5/8/8/8/8/7k b - - 0 1";
+        assert!(!in_check(fen, name), "{name}: {fen}");
+        let after = successors(fen, c, name);
+        assert!(
+            after.contains(&"8/1(kr)6/2K5/8/8/8/8/7k w - -".to_string()),
+            "{name}: KRa8xb7 is legal"
+        );
+        assert!(
+            after.contains(&"(kr)7/1Q6/2K5/8/8/8/6k1/8 w - -".to_string()),
+            "{name}: Kh1-g2 is legal"
+        );
+
+        // Capturing the super rook is no king capture: Black still has moves, not in check.
+        // (In Kazan the king follows the queen, c6-b7.)
+        let fen = "(kr)7/1Q6/2K5/8/8/8/8/7k w - - 0 1";
+        let after = successors(fen, c, name);
+        let taken = after
+            .iter()
+            .find(|f| f.starts_with("Q7/") && !f.contains("(kr)"))
+            .unwrap_or_else(|| panic!("{name}: Qb7xa8 in {after:?}"));
+        let taken = taken.replace(" b - -", " b - - 0 1");
+        assert!(!in_check(&taken, name));
+        assert!(
+            !successors(&taken, c, name).is_empty(),
+            "{name}: after Qxa8"
+        );
+
+        // The same net around the real king is mate, a super bishop beside it or not.
+        let fen = "k6(kb)/1Q6/2K5/8/8/8/8/8 b - - 0 1";
+        assert!(in_check(fen, name), "{name}: {fen}");
+        assert!(successors(fen, c, name).is_empty(), "{name}: mate in {fen}");
+    }
+}
+
+/// The keys of a `#1` under a condition, as chainmate's solver prints them.
+fn mate_in_one_keys(fen: &str, name: &str) -> Vec<String> {
+    use chainmate::search::solve::{Settings, solve_twin};
+    let p = chainmate::problem::from_fen_arg(fen, "#1").unwrap();
+    let mut t = p.twin_instances().unwrap().remove(0);
+    t.condition = chainmate::rules::Condition::parse(name).unwrap();
+    let rules = chainmate_rules(&t.position, name);
+    let r = solve_twin(
+        &t,
+        &rules,
+        &Settings {
+            threads: 1,
+            hash_mb: 16,
+            ..Settings::default()
+        },
+    );
+    r.keys.iter().map(|k| k.text.clone()).collect()
+}
+
+/// D1 in the solver: Qb2-b7 would "mate" a royal super rook on a8, but mate needs the king:
+/// no #1 there; with the king on a8 (and a super bishop on h8) Qb7 is mate.
+#[test]
+fn mate_needs_the_real_king() {
+    for name in [
+        "orthodox",
+        "teleport",
+        "kazan",
+        "tatarstan",
+        "tatarstan-nochains",
+        "pocket-mutation",
+        "combo",
+    ] {
+        assert!(
+            mate_in_one_keys("(kr)7/8/2K5/8/8/8/1Q6/7k w - - 0 1", name).is_empty(),
+            "{name}: no mate of a super rook"
+        );
+        let keys = mate_in_one_keys("k6(kb)/8/2K5/8/8/8/1Q6/8 w - - 0 1", name);
+        assert!(
+            keys.iter().any(|k| k.contains("b7")),
+            "{name}: Qb7 mates the king: {keys:?}"
+        );
+    }
+}
+
+/// The pieces on `square` in the successors of `fen` that equal the board of `pattern` on
+/// every square but `free` (the promotion square and squares a cascade may change).
+fn promoted_to(fen: &str, c: Cond, name: &str, pattern: &str, free: &[&str]) -> Vec<String> {
+    let want = parse(pattern);
+    let free: Vec<usize> = free.iter().map(|s| square(s)).collect();
+    let mut out: Vec<String> = successors(fen, c, name)
+        .iter()
+        .map(|f| parse(f))
+        .filter(|q| q.b[free[0]] != 0)
+        .filter(|q| (0..64).all(|s| free.contains(&s) || q.b[s] == want.b[s]))
+        .map(|q| fen_piece(q.b[free[0]]))
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// Pawns promote to Q, S, R, B and to the fairy kinds of the diagram, of either colour, and
+/// to no other (Popeye's convention; D2, D5, D8), under every condition that promotes by
+/// moving. Pieces as FEN spells them: `N` is the knight, `(N)` the nightrider.
+#[test]
+fn promotion_choices_are_the_fairy_kinds_of_the_diagram() {
+    // Orthodox: a white amazon and a black nightrider on the board.
+    assert_eq!(
+        promoted_to(
+            "3k4/1P6/8/8/8/8/8/(AM)3K2(n) w - - 0 1",
+            Cond::Orthodox,
+            "orthodox",
+            "1Q1k4/8/8/8/8/8/8/(AM)3K2(n) b - - 0 1",
+            &["b8"],
+        ),
+        ["(AM)", "(N)", "B", "N", "Q", "R"]
+    );
+    // Black promotes to White's amazon as well.
+    assert_eq!(
+        promoted_to(
+            "3k4/8/8/8/8/8/6p1/(AM)3K3 b - - 0 1",
+            Cond::Orthodox,
+            "orthodox",
+            "3k4/8/8/8/8/8/8/(AM)3K1q1 w - - 0 1",
+            &["g1"],
+        ),
+        ["(am)", "b", "n", "q", "r"]
+    );
+    // Teleport (D2): the super rook b8 and the pawn b7 change places (either one moving);
+    // the pawn arrives on b8 and promotes.
+    assert_eq!(
+        promoted_to(
+            "1(KR)6/1P5k/8/8/8/8/8/4K3 w - - 0 1",
+            Cond::Teleport,
+            "teleport",
+            "1Q6/1(KR)5k/8/8/8/8/8/4K3 b - - 0 1",
+            &["b8"],
+        ),
+        ["(KR)", "B", "N", "Q", "R"]
+    );
+    // Kazan (D5): the nightrider leads a8-b6, the pawn follows a7-a8 and promotes.
+    assert_eq!(
+        promoted_to(
+            "(N)7/P6k/8/8/8/8/8/4K3 w - - 0 1",
+            Cond::Kazan,
+            "kazan",
+            "Q7/7k/1(N)6/8/8/8/8/4K3 b - - 0 1",
+            &["a8"],
+        ),
+        ["(N)", "B", "N", "Q", "R"]
+    );
+    // Tatarstan (D8): the rook-nightrider d1-d8 is defended by the pawn c7, becomes a pawn
+    // on the last rank and promotes; a queen or bishop on d8 then turns c7 into its kind.
+    // With the chains the king follows e1-d1.
+    for (c, name, pattern) in [
+        (
+            Cond::Tatarstan,
+            "tatarstan",
+            "3Q3k/2Q5/8/8/8/8/8/3K4 b - - 0 1",
+        ),
+        (
+            Cond::TatarstanNoChains,
+            "tatarstan-nochains",
+            "3Q3k/2Q5/8/8/8/8/8/4K3 b - - 0 1",
+        ),
+    ] {
+        assert_eq!(
+            promoted_to(
+                "7k/2P5/8/8/8/8/8/3(NR)K3 w - - 0 1",
+                c,
+                name,
+                pattern,
+                &["d8", "c7"],
+            ),
+            ["(NR)", "B", "N", "Q", "R"],
+            "{name}"
+        );
+    }
+    assert_eq!(
+        tatarstan_results("7k/2P5/8/8/8/8/8/3(NR)K3 w - - 0 1", "d1", "d8", false),
+        [
+            "3(NR)3k/2P5/8/8/8/8/8/4K3 b - -",
+            "3B3k/2B5/8/8/8/8/8/4K3 b - -",
+            "3N3k/2P5/8/8/8/8/8/4K3 b - -",
+            "3Q3k/2Q5/8/8/8/8/8/4K3 b - -",
+            "3R3k/2P5/8/8/8/8/8/4K3 b - -",
+        ]
+    );
+}
+
+/// Pocket Mutation: pawns never promote by moving, so the fairy pieces of the diagram add
+/// no choice: a7-a8 leaves a pawn on a8. A pawn pocketed from its last rank is promoted to
+/// the next class (D14): class 2, knight or bishop, whatever fairy pieces stand on the board
+/// (here an amazon, class 7, and a nightrider, class 3).
+#[test]
+fn pocket_mutation_pawns_do_not_promote_by_moving() {
+    let (c, name) = (Cond::Pocket, "pocket-mutation");
+    assert_eq!(
+        promoted_to(
+            "4k3/P7/8/8/8/8/8/(AM)3K2(N) w - - 0 1",
+            c,
+            name,
+            "P3k3/8/8/8/8/8/8/(AM)3K2(N) b - - 0 1",
+            &["a8"],
+        ),
+        ["P"]
+    );
+    let mut pocketed: Vec<String> = successors("P3k3/8/8/8/8/8/8/(AM)3K2(N) w - - 0 1", c, name)
+        .into_iter()
+        .filter_map(|f| {
+            f.strip_prefix("4k3/8/8/8/8/8/8/(AM)3K2(N)[")
+                .map(|rest| rest.split(']').next().unwrap().to_string())
+        })
+        .collect();
+    pocketed.sort();
+    assert_eq!(pocketed, ["B", "N"]);
 }
