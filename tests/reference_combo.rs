@@ -1192,3 +1192,62 @@ fn promotion_choices_are_the_fairy_kinds_of_the_diagram() {
         ["(am)", "b", "n", "q", "r"]
     );
 }
+
+/// Random positions with fairy pieces (kings plus 2 to FAIRY_PIECES pieces of every kind,
+/// pawns off the first and last ranks): chainmate's Combo perft(2) must be the reference's.
+/// A search for disagreements, not part of the default suite: `FAIRY_RANDOM=300 cargo test
+/// --release --test reference_combo random_fairy -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn random_fairy_positions() {
+    let env = |name: &str, default: u64| {
+        std::env::var(name)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(default)
+    };
+    let (count, most) = (env("FAIRY_RANDOM", 100), env("FAIRY_PIECES", 6));
+    let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+    let mut next = |n: u64| {
+        seed = seed
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (seed >> 33) % n
+    };
+    let mut tried = 0;
+    while tried < count {
+        let mut b = [0i8; 64];
+        let (wk, bk) = (next(64) as usize, next(64) as usize);
+        if wk == bk {
+            continue;
+        }
+        b[wk] = KING;
+        b[bk] = -KING;
+        for _ in 0..2 + next(most - 1) {
+            let s = next(64) as usize;
+            let code = if next(3) == 0 {
+                FIRST_FAIRY as i8 + next(13) as i8
+            } else {
+                [1, 1, 2, 3, 4, 5][next(6) as usize]
+            };
+            if b[s] != 0 || (code == 1 && (s / 8 == 0 || s / 8 == 7)) {
+                continue;
+            }
+            b[s] = if next(2) == 0 { code } else { -code };
+        }
+        let mut p = parse("4k3/8/8/8/8/8/8/4K3 w - - 0 1");
+        p.b = b;
+        p.castle = 0;
+        let fen_text = fen(&p);
+        let p = parse(&fen_text);
+        if can_capture_king(&p.b, true, 0, p.fairy_promos) {
+            continue;
+        }
+        tried += 1;
+        assert_eq!(
+            chainmate_perft(&fen_text, 2),
+            perft(&p, 2),
+            "combo perft(2) of {fen_text}"
+        );
+    }
+}

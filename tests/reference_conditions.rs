@@ -1584,3 +1584,81 @@ fn pocket_mutation_pawns_do_not_promote_by_moving() {
     pocketed.sort();
     assert_eq!(pocketed, ["B", "N"]);
 }
+
+/// Random positions with fairy pieces (kings plus 2 to FAIRY_PIECES pieces of every kind,
+/// pawns off the first and last ranks, pockets sometimes filled): chainmate's perft(2) must be the
+/// reference's under every condition. A search for disagreements, not part of the default
+/// suite: `FAIRY_RANDOM=500 cargo test --release --test reference_conditions random_fairy
+/// -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn random_fairy_positions() {
+    let count: u64 = std::env::var("FAIRY_RANDOM")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(100);
+    let most: u64 = std::env::var("FAIRY_PIECES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(6);
+    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = |n: u64| {
+        seed = seed
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (seed >> 33) % n
+    };
+    let mut tried = 0;
+    while tried < count {
+        let mut b = [0i8; 64];
+        let wk = next(64) as usize;
+        let bk = next(64) as usize;
+        if wk == bk {
+            continue;
+        }
+        b[wk] = KING;
+        b[bk] = -KING;
+        for _ in 0..2 + next(most - 1) {
+            let s = next(64) as usize;
+            let code = [1, 1, 2, 3, 4, 5][next(6) as usize].max(if next(3) == 0 {
+                FIRST_FAIRY as i8 + next(13) as i8
+            } else {
+                0
+            });
+            if b[s] != 0 || (code == 1 && (s / 8 == 0 || s / 8 == 7)) {
+                continue;
+            }
+            b[s] = if next(2) == 0 { code } else { -code };
+        }
+        let mut p = parse("4k3/8/8/8/8/8/8/4K3 w - - 0 1");
+        p.b = b;
+        p.castle = [false; 4];
+        if king_attacked(&p, false) {
+            continue;
+        }
+        let fen = format!("{} 0 1", to_fen(&p));
+        let p = parse(&fen);
+        tried += 1;
+        for (c, name) in CONDITIONS {
+            let ours = perft(&p, c, 2);
+            let theirs = chainmate_perft(&fen, name, 2);
+            assert_eq!(theirs, ours, "{name} perft(2) of {fen}");
+        }
+        if c_pocket_fen(&fen, next(19)).is_some_and(|f| {
+            let q = parse(&f);
+            perft(&q, Cond::Pocket, 2) != chainmate_perft(&f, "pocket-mutation", 2)
+        }) {
+            panic!("pocket-mutation perft(2) of {fen} with a pocket");
+        }
+    }
+}
+
+/// The FEN with a piece of code `x` in White's pocket (None for the king or an empty code).
+fn c_pocket_fen(fen: &str, x: u64) -> Option<String> {
+    let x = x as usize;
+    if x == 0 || x == KING as usize {
+        return None;
+    }
+    let (board, rest) = fen.split_once(' ').unwrap();
+    Some(format!("{board}[{}] {rest}", fen_piece(x as i8)))
+}
