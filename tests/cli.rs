@@ -176,6 +176,47 @@ fn time_limit_stops_and_marks_the_result_incomplete() {
     assert_eq!(v["problems"][0]["twins"][0]["complete"], false);
 }
 
+/// `chainmate perft` promotes to the fairy kinds on the board (Popeye's convention) under
+/// every condition: depth-1 counts of the reference generators (tests/reference_*.rs),
+/// which would be smaller with Q, S, R, B only.
+#[test]
+fn perft_promotes_to_the_fairy_pieces_of_the_diagram() {
+    for (condition, fen, n) in [
+        // b8 = Q, S, R, B, amazon or nightrider: 6 (4 without the fairy kinds).
+        ("orthodox", "3k4/1P6/8/8/8/8/8/(AM)3K2(n) w - - 0 1", 29),
+        // The teleport b7<->b8 gives b8 = Q, S, R, B or super rook.
+        ("teleport", "1(KR)6/1P5k/8/8/8/8/8/4K3 w - - 0 1", 19),
+        // Six nightrider leaders, each followed by a7-a8 = Q, S, R, B or nightrider.
+        ("kazan", "(N)7/P6k/8/8/8/8/8/4K3 w - - 0 1", 35),
+        // D8: Rd8 (a rook-nightrider) becomes a pawn on the last rank and promotes.
+        ("tatarstan", "7k/2P5/8/8/8/8/8/3(NR)K3 w - - 0 1", 32),
+        (
+            "tatarstan-nochains",
+            "7k/2P5/8/8/8/8/8/3(NR)K3 w - - 0 1",
+            32,
+        ),
+        // [a7-a8 = Q, S, R, B or nightrider challenging the nightrider; N to 6 squares].
+        ("combo", "(N)7/P7/8/7k/8/8/8/7K w - - 0 1", 39),
+        // No promotion by moving; the pawn a8 is pocketed as S or B only (D14).
+        ("pocket-mutation", "P3k3/8/8/8/8/8/8/(N)3K3 w - - 0 1", 16),
+    ] {
+        let (code, stdout, stderr) = chainmate(&[
+            "perft",
+            "--condition",
+            condition,
+            "--fen",
+            fen,
+            "--depth",
+            "1",
+        ]);
+        assert_eq!(code, 0, "{condition}: {stderr}");
+        assert!(
+            stdout.ends_with(&format!("Nodes searched: {n}\n")),
+            "{condition} {fen}: {stdout}"
+        );
+    }
+}
+
 #[test]
 fn conditions_on_the_command_line() {
     let (code, stdout, _) = chainmate(&["perft", "--condition", "teleport", "--depth", "1"]);

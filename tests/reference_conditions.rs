@@ -4,6 +4,11 @@
 //! (with and without the Kazan chains), written straight from the rules. Perft counts of
 //! chainmate are compared with it on the suites in tests/data/perft/*.epd, and the suites'
 //! counts are checked against it.
+//!
+//! The fairy pieces of the rules (D1) move and capture here too: the nightrider, the knight
+//! and nightrider compounds and the non-royal king compounds. Pawns promote to Q, S, R, B
+//! and to every fairy piece kind standing in the root position (D2, D5, D8; Popeye's
+//! convention), except in Pocket Mutation, where pawns never promote by moving.
 
 use std::collections::HashSet;
 
@@ -19,53 +24,122 @@ enum Cond {
     TatarstanNoChains,
 }
 
-/// Board: 0 empty, 1..=6 white P N B R Q K, negative black.
+/// Board: 0 empty, a positive piece code (see [`PIECES`]) for White, negative for Black.
 #[derive(Clone, PartialEq, Eq, Hash)]
 struct Pos {
     b: [i8; 64],
     white: bool,
     castle: [bool; 4], // white short, white long, black short, black long
     ep: i8,
-    /// Pocket Mutation: index into POCKET_NAMES + 1 per side, 0 = empty.
+    /// Pocket Mutation: the piece code in each side's pocket, 0 = empty.
     pocket: [u8; 2],
+    /// Bit c set: pawns may promote to the fairy piece of code c (a kind standing in the root
+    /// position; it stays the same for a whole perft).
+    fairy_promos: u32,
 }
 
-/// Pocket Mutation classes, written from the rules' table: (name, class). Orthodox names are
-/// the FEN letters; fairy pieces only ever sit in a pocket or are dropped on the last ply of
-/// the suites' depths, so the reference never has to move them.
-const POCKET_NAMES: [(&str, u8); 18] = [
-    ("p", 1),
-    ("n", 2),
-    ("b", 2),
-    ("r", 3),
-    ("nightrider", 3),
-    ("bishop+king", 3),
-    ("bishop+knight", 4),
-    ("rook+king", 4),
-    ("q", 5),
-    ("rook+knight", 5),
-    ("bishop+nightrider", 5),
-    ("bishop+knight+king", 5),
-    ("rook+nightrider", 6),
-    ("rook+knight+king", 6),
-    ("bishop+nightrider+king", 6),
-    ("queen+knight", 7),
-    ("rook+nightrider+king", 7),
-    ("queen+nightrider", 8),
-];
+/// Movement parts, written from the rules (D1): a compound moves and captures as any part.
+const PAWN: u8 = 1;
+/// (1,2) leap.
+const LEAP_N: u8 = 2;
+/// One step in any of the 8 directions (the king's step; royal only for the king itself).
+const STEP_K: u8 = 4;
+/// Diagonal rider.
+const RIDE_B: u8 = 8;
+/// Orthogonal rider.
+const RIDE_R: u8 = 16;
+/// (1,2) rider: the nightrider.
+const RIDE_N: u8 = 32;
 
-/// Board value of a dropped piece: orthodox ones as usual, fairy ones as 10 + index (they
-/// block lines but are never asked to move or attack at the suites' depths).
-fn drop_value(idx: usize, white: bool) -> i8 {
-    let v = match POCKET_NAMES[idx].0 {
-        "p" => 1,
-        "n" => 2,
-        "b" => 3,
-        "r" => 4,
-        "q" => 5,
-        _ => 10 + idx as i8,
+/// The piece codes: (FEN spelling, parts, Pocket Mutation class). Index = code. Orthodox
+/// pieces are their FEN letters, the others the Popeye codes that go in parentheses in FEN
+/// (docs/problem-format.md). The class table is the rules' (section 5); the king has none.
+const PIECES: [(&str, u8, u8); 20] = [
+    ("", 0, 0),
+    ("p", PAWN, 1),
+    ("n", LEAP_N, 2),
+    ("b", RIDE_B, 2),
+    ("r", RIDE_R, 3),
+    ("q", RIDE_B | RIDE_R, 5),
+    ("k", STEP_K, 0),
+    ("n", RIDE_N, 3),                    // 7 nightrider, written (N)
+    ("pr", RIDE_B | LEAP_N, 4),          // 8 B+S
+    ("em", RIDE_R | LEAP_N, 5),          // 9 R+S
+    ("am", RIDE_B | RIDE_R | LEAP_N, 7), // 10 Q+S
+    ("nb", RIDE_B | RIDE_N, 5),          // 11 B+N
+    ("nr", RIDE_R | RIDE_N, 6),          // 12 R+N
+    ("nq", RIDE_B | RIDE_R | RIDE_N, 8), // 13 Q+N
+    ("kb", RIDE_B | STEP_K, 3),          // 14 B+K
+    ("kr", RIDE_R | STEP_K, 4),          // 15 R+K
+    ("kc", RIDE_B | LEAP_N | STEP_K, 5), // 16 B+S+K
+    ("ke", RIDE_R | LEAP_N | STEP_K, 6), // 17 R+S+K
+    ("kf", RIDE_B | RIDE_N | STEP_K, 6), // 18 B+N+K
+    ("kg", RIDE_R | RIDE_N | STEP_K, 7), // 19 R+N+K
+];
+const KING: i8 = 6;
+const FIRST_FAIRY: usize = 7;
+
+fn parts(v: i8) -> u8 {
+    PIECES[v.unsigned_abs() as usize].1
+}
+
+fn class(v: i8) -> u8 {
+    PIECES[v.unsigned_abs() as usize].2
+}
+
+/// The code of a FEN piece: a letter, or a fairy code (without its parentheses).
+fn piece_code(text: &str, fairy: bool) -> i8 {
+    let t = text.to_ascii_lowercase();
+    let range = if fairy {
+        FIRST_FAIRY..PIECES.len()
+    } else {
+        1..FIRST_FAIRY
     };
-    if white { v } else { -v }
+    let c = range
+        .into_iter()
+        .find(|&i| PIECES[i].0 == t)
+        .unwrap_or_else(|| panic!("piece {text}")) as i8;
+    let white = text.chars().next().unwrap().is_ascii_uppercase();
+    if white { c } else { -c }
+}
+
+/// FEN pieces of a text: letters and parenthesised fairy codes, as piece codes.
+fn fen_pieces(text: &str) -> Vec<Result<i8, usize>> {
+    let mut out = vec![];
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if let Some(d) = c.to_digit(10) {
+            out.push(Err(d as usize));
+        } else if c == '(' {
+            let code: String = chars.by_ref().take_while(|&x| x != ')').collect();
+            out.push(Ok(piece_code(&code, true)));
+        } else {
+            out.push(Ok(piece_code(&c.to_string(), false)));
+        }
+    }
+    out
+}
+
+/// FEN spelling of a piece code.
+fn fen_piece(v: i8) -> String {
+    let a = v.unsigned_abs() as usize;
+    let s = if a >= FIRST_FAIRY {
+        format!("({})", PIECES[a].0)
+    } else {
+        PIECES[a].0.to_string()
+    };
+    if v > 0 { s.to_ascii_uppercase() } else { s }
+}
+
+/// Promotion choices (codes): Q, S, R, B, then the fairy kinds of the root position.
+fn promotions(p: &Pos) -> Vec<i8> {
+    let mut v = vec![5, 2, 4, 3];
+    v.extend(
+        (FIRST_FAIRY..PIECES.len())
+            .filter(|&c| p.fairy_promos & (1 << c) != 0)
+            .map(|c| c as i8),
+    );
+    v
 }
 
 const N: [(i8, i8); 8] = [
@@ -105,23 +179,16 @@ fn parse(fen: &str) -> Pos {
     };
     for (ri, row) in board_text.split('/').enumerate() {
         let mut f = 0;
-        for c in row.chars() {
-            if let Some(d) = c.to_digit(10) {
-                f += d as usize;
-                continue;
+        for x in fen_pieces(row) {
+            match x {
+                Err(d) => f += d,
+                Ok(v) => {
+                    b[(7 - ri) * 8 + f] = v;
+                    f += 1;
+                }
             }
-            let v = match c.to_ascii_lowercase() {
-                'p' => 1,
-                'n' => 2,
-                'b' => 3,
-                'r' => 4,
-                'q' => 5,
-                'k' => 6,
-                _ => panic!("piece {c}"),
-            };
-            b[(7 - ri) * 8 + f] = if c.is_ascii_uppercase() { v } else { -v };
-            f += 1;
         }
+        assert_eq!(f, 8, "rank {row}");
     }
     let white = it.next() != Some("b");
     let cs = it.next().unwrap_or("-");
@@ -138,25 +205,29 @@ fn parse(fen: &str) -> Pos {
         }
         _ => -1,
     };
+    let mut fairy_promos = 0;
+    for v in b {
+        if v.unsigned_abs() as usize >= FIRST_FAIRY {
+            fairy_promos |= 1 << v.unsigned_abs();
+        }
+    }
     let mut p = Pos {
         b,
         white,
         castle,
         ep,
         pocket: [0, 0],
+        fairy_promos,
     };
-    for c in pockets.chars() {
-        let name = c.to_ascii_lowercase().to_string();
-        let idx = POCKET_NAMES
-            .iter()
-            .position(|(n, _)| *n == name)
-            .expect("orthodox pocket") as u8;
-        p.pocket[usize::from(c.is_ascii_lowercase())] = idx + 1;
+    for x in fen_pieces(pockets) {
+        let v = x.expect("a piece in the pocket");
+        assert!(v.abs() != KING, "no king in a pocket");
+        p.pocket[usize::from(v < 0)] = v.unsigned_abs();
     }
     // rights need king and rook at home
     for (i, (k, r)) in [(4, 7), (4, 0), (60, 63), (60, 56)].iter().enumerate() {
         let s = if i < 2 { 1 } else { -1 };
-        if p.b[*k] != 6 * s || p.b[*r] != 4 * s {
+        if p.b[*k] != KING * s || p.b[*r] != 4 * s {
             p.castle[i] = false;
         }
     }
@@ -193,21 +264,28 @@ fn attacks(b: &[i8; 64], s: usize) -> Vec<usize> {
             }
         }
     };
-    match v.abs() {
-        1 => {
-            let dr = if v > 0 { 1 } else { -1 };
-            leap(&[(1, dr), (-1, dr)], &mut out);
-        }
-        2 => leap(&N, &mut out),
-        3 => ride(&DIAG, &mut out),
-        4 => ride(&ORTH, &mut out),
-        5 => {
-            ride(&DIAG, &mut out);
-            ride(&ORTH, &mut out);
-        }
-        6 => leap(&K, &mut out),
-        _ => {}
+    let ps = parts(v);
+    if ps & PAWN != 0 {
+        let dr = if v > 0 { 1 } else { -1 };
+        leap(&[(1, dr), (-1, dr)], &mut out);
     }
+    if ps & LEAP_N != 0 {
+        leap(&N, &mut out);
+    }
+    if ps & STEP_K != 0 {
+        leap(&K, &mut out);
+    }
+    if ps & RIDE_B != 0 {
+        ride(&DIAG, &mut out);
+    }
+    if ps & RIDE_R != 0 {
+        ride(&ORTH, &mut out);
+    }
+    if ps & RIDE_N != 0 {
+        ride(&N, &mut out);
+    }
+    out.sort_unstable();
+    out.dedup();
     out
 }
 
@@ -215,8 +293,9 @@ fn attacked(b: &[i8; 64], s: usize, by_white: bool) -> bool {
     (0..64).any(|x| b[x] != 0 && (b[x] > 0) == by_white && attacks(b, x).contains(&s))
 }
 
+/// Is the royal king of `white` attacked? (King compounds are not royal: only code 6.)
 fn king_attacked(p: &Pos, white: bool) -> bool {
-    let k = if white { 6 } else { -6 };
+    let k = if white { KING } else { -KING };
     match (0..64).find(|&s| p.b[s] == k) {
         Some(s) => attacked(&p.b, s, !white),
         None => false,
@@ -284,8 +363,6 @@ fn drop_rights(p: &mut Pos, s: usize) {
     }
 }
 
-const PROMOS: [i8; 4] = [5, 2, 4, 3];
-
 /// Orthodox pseudo-legal moves as (resulting position before the side flips, from, to,
 /// two-step middle square or -1, castling: vacated rook square or -1).
 fn orthodox_moves(p: &Pos, pocket_rules: bool) -> Vec<(Pos, usize, usize, i8, i8)> {
@@ -331,7 +408,7 @@ fn orthodox_moves(p: &Pos, pocket_rules: bool) -> Vec<(Pos, usize, usize, i8, i8
             drop_rights(&mut q, t);
             let last = if p.white { t / 8 == 7 } else { t / 8 == 0 };
             if v.abs() == 1 && last && !pocket_rules {
-                for k in PROMOS {
+                for k in promotions(p) {
                     let mut q2 = q.clone();
                     q2.b[t] = k * sgn;
                     out.push((q2, s, t, -1, -1));
@@ -367,7 +444,7 @@ fn orthodox_moves(p: &Pos, pocket_rules: bool) -> Vec<(Pos, usize, usize, i8, i8
         q.ep = -1;
         q.b[base + 4] = 0;
         q.b[base + rf] = 0;
-        q.b[base + kt] = 6 * sgn;
+        q.b[base + kt] = KING * sgn;
         q.b[base + rt] = 4 * sgn;
         drop_rights(&mut q, base + 4);
         out.push((q, base + 4, base + kt, -1, (base + rf) as i8));
@@ -390,12 +467,12 @@ fn teleports(p: &Pos) -> Vec<(Pos, i8)> {
     let sgn: i8 = if p.white { 1 } else { -1 };
     for s in 0..64 {
         let x = p.b[s];
-        if x == 0 || !own(p, x) || x.abs() == 6 {
+        if x == 0 || !own(p, x) || x.abs() == KING {
             continue;
         }
         for t in 0..64 {
             let y = p.b[t];
-            if t == s || y == 0 || !own(p, y) || y.abs() == 6 {
+            if t == s || y == 0 || !own(p, y) || y.abs() == KING {
                 continue;
             }
             // could X move to t if t were empty?
@@ -425,7 +502,7 @@ fn teleports(p: &Pos) -> Vec<(Pos, i8)> {
             };
             match promo_sq {
                 Some(ps) => {
-                    for k in PROMOS {
+                    for k in promotions(p) {
                         let mut q2 = q.clone();
                         q2.b[ps] = k * sgn;
                         out.push((q2, -1));
@@ -438,8 +515,18 @@ fn teleports(p: &Pos) -> Vec<(Pos, i8)> {
     out
 }
 
-fn strength(v: i8) -> i8 {
-    [0, 1, 2, 3, 4, 5, 9][v.unsigned_abs() as usize]
+/// Follower (Kazan) and defender (Tatarstan) order, weakest first: pawn, knight, bishop,
+/// rook, queen, then the fairy pieces by Pocket Mutation class (D4), ties in the order of the
+/// piece table of docs/problem-format.md (the code order here), the king last.
+fn strength(v: i8) -> u32 {
+    let a = v.unsigned_abs();
+    if a == KING as u8 {
+        10_000
+    } else if (a as usize) < FIRST_FAIRY {
+        u32::from(a)
+    } else {
+        100 * u32::from(class(v)) + u32::from(a)
+    }
 }
 
 /// All Kazan chain completions of a position after the leader.
@@ -451,7 +538,7 @@ fn chains(
     mid: i8,
     out: &mut Vec<(Pos, i8, Vec<usize>)>,
 ) {
-    let mut cands: Vec<(i8, usize, usize)> = vec![];
+    let mut cands: Vec<(u32, usize, usize)> = vec![];
     for &v in &vacated {
         if q.b[v] != 0 {
             continue;
@@ -486,7 +573,7 @@ fn chains(
         moved2.push(v);
         let last = if white { v / 8 == 7 } else { v / 8 == 0 };
         if x.abs() == 1 && last {
-            for k in PROMOS {
+            for k in promotions(&q) {
                 let mut n2 = n.clone();
                 n2.b[v] = k * x.signum();
                 chains(n2, white, vec![s], moved2.clone(), m2, out);
@@ -509,16 +596,16 @@ enum TieOrder {
 /// defends: it could capture there if they were enemies. Kings never defend (D6).
 fn defended_by(b: &[i8; 64], a: usize) -> Vec<usize> {
     let x = b[a];
-    if x == 0 || x.abs() == 6 {
+    if x == 0 || x.abs() == KING {
         return vec![];
     }
     attacks(b, a)
         .into_iter()
-        .filter(|&t| b[t] != 0 && b[t].abs() != 6 && (b[t] > 0) == (x > 0))
+        .filter(|&t| b[t] != 0 && b[t].abs() != KING && (b[t] > 0) == (x > 0))
         .collect()
 }
 
-/// An event: (defender type 1..=5, defender square, defended square).
+/// An event: (defender type, defender square, defended square).
 type Event = (i8, usize, usize);
 
 #[derive(Clone)]
@@ -545,8 +632,8 @@ fn add_events(st: &mut Cascade, y: usize) {
 fn cascade(mut st: Cascade, order: TieOrder, out: &mut Vec<Pos>) {
     loop {
         let key = |e: &Event| match order {
-            TieOrder::Ascending => (e.0, e.1, e.2),
-            TieOrder::Descending => (e.0, 63 - e.1, 63 - e.2),
+            TieOrder::Ascending => (strength(e.0), e.1, e.2),
+            TieOrder::Descending => (strength(e.0), 63 - e.1, 63 - e.2),
         };
         let Some(i) = (0..st.pending.len()).min_by_key(|&i| key(&st.pending[i])) else {
             out.push(st.q);
@@ -560,7 +647,7 @@ fn cascade(mut st: Cascade, order: TieOrder, out: &mut Vec<Pos>) {
             continue;
         }
         let v = st.q.b[y];
-        if v.abs() == 6 || v.abs() == t {
+        if v.abs() == KING || v.abs() == t {
             continue;
         }
         let sgn = v.signum();
@@ -571,7 +658,7 @@ fn cascade(mut st: Cascade, order: TieOrder, out: &mut Vec<Pos>) {
         let last = if sgn > 0 { y / 8 == 7 } else { y / 8 == 0 };
         if t == 1 && last {
             // D8: it promotes at once; each choice its own outcome.
-            for k in PROMOS {
+            for k in promotions(&st.q) {
                 let mut br = st.clone();
                 br.q.b[y] = k * sgn;
                 add_events(&mut br, y);
@@ -687,40 +774,42 @@ fn children_ordered(p: &Pos, c: Cond, order: TieOrder) -> Vec<Pos> {
 /// Pocketings (with every mutation) and drops of the side to move.
 fn pocket_moves(p: &Pos) -> Vec<Pos> {
     let side = usize::from(!p.white);
+    let sgn: i8 = if p.white { 1 } else { -1 };
     let mut out = vec![];
     if p.pocket[side] == 0 {
         for s in 0..64 {
             let v = p.b[s];
-            if v == 0 || !own(p, v) || v.abs() == 6 {
+            if v == 0 || !own(p, v) || v.abs() == KING {
                 continue;
             }
-            let name = ["", "p", "n", "b", "r", "q"][v.unsigned_abs() as usize];
-            let class = POCKET_NAMES.iter().find(|(n, _)| *n == name).unwrap().1;
+            let c = class(v);
             let last = if p.white { s / 8 == 7 } else { s / 8 == 0 };
-            let target = if last { (class + 1).min(8) } else { class };
-            for (i, (_, c)) in POCKET_NAMES.iter().enumerate() {
-                let fits = if last && class == 8 {
-                    POCKET_NAMES[i].0 == name
-                } else {
-                    *c == target
-                };
-                if fits {
-                    let mut q = p.clone();
-                    q.b[s] = 0;
-                    q.ep = -1;
-                    drop_rights(&mut q, s);
-                    q.pocket[side] = i as u8 + 1;
-                    out.push(q);
-                }
+            // From ranks 1-7 any piece of its class; from the last rank one of the next
+            // class (D14), class 8 staying what it is.
+            let choices: Vec<u8> = if last && c == 8 {
+                vec![v.unsigned_abs()]
+            } else {
+                let target = if last { c + 1 } else { c };
+                (1..PIECES.len() as u8)
+                    .filter(|&x| x != KING as u8 && PIECES[x as usize].2 == target)
+                    .collect()
+            };
+            for x in choices {
+                let mut q = p.clone();
+                q.b[s] = 0;
+                q.ep = -1;
+                drop_rights(&mut q, s);
+                q.pocket[side] = x;
+                out.push(q);
             }
         }
     } else {
-        let idx = (p.pocket[side] - 1) as usize;
+        let x = p.pocket[side] as i8;
         for s in 0..64 {
             let last = if p.white { s / 8 == 7 } else { s / 8 == 0 };
             if p.b[s] == 0 && !last {
                 let mut q = p.clone();
-                q.b[s] = drop_value(idx, p.white);
+                q.b[s] = x * sgn;
                 q.ep = -1;
                 q.pocket[side] = 0;
                 out.push(q);
@@ -737,10 +826,17 @@ fn perft(p: &Pos, c: Cond, d: u32) -> u64 {
     children(p, c).iter().map(|q| perft(q, c, d - 1)).sum()
 }
 
+/// chainmate's rules for a condition and a root position, as its `perft` and solving
+/// commands build them: the fairy kinds on the board are promotion choices.
+fn chainmate_rules(pos: &chainmate::position::Position, cond: &str) -> chainmate::rules::Rules {
+    let kinds: Vec<_> = (0..64u8).filter_map(|s| pos.board.kind_at(s)).collect();
+    chainmate::rules::Rules::new(chainmate::rules::Condition::parse(cond).unwrap())
+        .with_fairy_promotions(kinds)
+}
+
 fn chainmate_perft(fen: &str, cond: &str, d: u32) -> u64 {
     let pos = chainmate::position::Position::from_fen(fen).unwrap();
-    let rules = chainmate::rules::Rules::new(chainmate::rules::Condition::parse(cond).unwrap());
-    chainmate::rules::perft(&rules, &pos, d)
+    chainmate::rules::perft(&chainmate_rules(&pos, cond), &pos, d)
 }
 
 /// A suite line: `FEN ;D1 n ;D2 n ...`.
@@ -866,8 +962,7 @@ fn to_fen(p: &Pos) -> String {
                 row.push_str(&empty.to_string());
                 empty = 0;
             }
-            let c = b" PNBRQK"[v.unsigned_abs() as usize] as char;
-            row.push(if v > 0 { c } else { c.to_ascii_lowercase() });
+            row.push_str(&fen_piece(v));
         }
         if empty > 0 {
             row.push_str(&empty.to_string());
@@ -890,7 +985,19 @@ fn to_fen(p: &Pos) -> String {
         format!("{}{}", (b'a' + e % 8) as char, (b'1' + e / 8) as char)
     };
     let side = if p.white { "w" } else { "b" };
-    format!("{} {side} {castle} {ep}", rows.join("/"))
+    // Pockets as chainmate writes them: White's piece first, only when one is filled.
+    let mut board = rows.join("/");
+    if p.pocket != [0, 0] {
+        board.push('[');
+        for (i, &x) in p.pocket.iter().enumerate() {
+            if x != 0 {
+                let v = x as i8;
+                board.push_str(&fen_piece(if i == 0 { v } else { -v }));
+            }
+        }
+        board.push(']');
+    }
+    format!("{board} {side} {castle} {ep}")
 }
 
 fn square(name: &str) -> usize {
@@ -1118,8 +1225,11 @@ fn tatarstan_children_match_chainmate() {
             "tatarstan-nochains",
         ),
     ] {
-        let rules = chainmate::rules::Rules::new(chainmate::rules::Condition::parse(name).unwrap());
         for (fen, _) in suite(text) {
+            let rules = chainmate_rules(
+                &chainmate::position::Position::from_fen(&fen).unwrap(),
+                name,
+            );
             let root = parse(&fen);
             for p in std::iter::once(root.clone()).chain(children(&root, c)) {
                 let f = to_fen(&p);
@@ -1165,10 +1275,390 @@ fn print_suite_counts() {
         .filter(|l| !l.trim().is_empty())
     {
         let (fen, depth) = line.split_once(';').unwrap();
+        let fen = fen.trim();
         let p = parse(fen);
-        let counts: Vec<String> = (1..=depth.trim().parse::<u32>().unwrap())
-            .map(|d| format!(";D{d} {}", perft(&p, cond, d)))
+        assert!(
+            !king_attacked(&p, !p.white),
+            "{fen}: the side not to move is in check"
+        );
+        let depth = depth.trim().parse::<u32>().unwrap();
+        let t = std::time::Instant::now();
+        let counts: Vec<u64> = (1..=depth).map(|d| perft(&p, cond, d)).collect();
+        let reference_time = t.elapsed();
+        let text: Vec<String> = counts
+            .iter()
+            .enumerate()
+            .map(|(i, n)| format!(";D{} {n}", i + 1))
             .collect();
-        println!("{fen} {}", counts.join(" "));
+        println!("{fen} {}", text.join(" "));
+        let name = std::env::var("REFERENCE_COND").unwrap_or_else(|_| "orthodox".into());
+        let t = std::time::Instant::now();
+        let theirs: Vec<u64> = (1..=depth)
+            .map(|d| chainmate_perft(fen, &name, d))
+            .collect();
+        eprintln!(
+            "  reference {reference_time:.2?}, chainmate {:.2?}{}",
+            t.elapsed(),
+            if theirs == counts {
+                String::new()
+            } else {
+                format!(" DISAGREES: chainmate {theirs:?}")
+            }
+        );
     }
+}
+
+/// The conditions of this reference with chainmate's names.
+const CONDITIONS: [(Cond, &str); 6] = [
+    (Cond::Orthodox, "orthodox"),
+    (Cond::Teleport, "teleport"),
+    (Cond::Kazan, "kazan"),
+    (Cond::Tatarstan, "tatarstan"),
+    (Cond::TatarstanNoChains, "tatarstan-nochains"),
+    (Cond::Pocket, "pocket-mutation"),
+];
+
+/// The legal successors of `fen` (board with pockets, side, castling, en-passant square),
+/// sorted; chainmate's (rules as its perft command builds them) must be the reference's.
+fn successors(fen: &str, c: Cond, name: &str) -> Vec<String> {
+    let pos = chainmate::position::Position::from_fen(fen).unwrap();
+    let mut theirs: Vec<String> = chainmate_rules(&pos, name)
+        .legal_moves(&pos)
+        .iter()
+        .map(|(_, q)| {
+            let f = q.to_fen();
+            f.split_whitespace().take(4).collect::<Vec<_>>().join(" ")
+        })
+        .collect();
+    theirs.sort();
+    theirs.dedup();
+    let mut ours: Vec<String> = children(&parse(fen), c).iter().map(to_fen).collect();
+    ours.sort();
+    assert_eq!(theirs, ours, "{name} successors of {fen}");
+    ours
+}
+
+/// Is the side to move in check, for chainmate and (the same) for the reference? (Check is
+/// orthodox under all these conditions.)
+fn in_check(fen: &str, name: &str) -> bool {
+    let pos = chainmate::position::Position::from_fen(fen).unwrap();
+    let theirs = chainmate_rules(&pos, name).in_check(&pos);
+    let p = parse(fen);
+    assert_eq!(theirs, king_attacked(&p, p.white), "{name}: check in {fen}");
+    theirs
+}
+
+/// D1: a king compound is not royal, under every condition. It may be left attacked, it may
+/// move onto an attacked square, a side whose king compound is attacked is not in check,
+/// capturing it is an ordinary capture (the game goes on), and mate is mate of the king.
+#[test]
+fn king_compounds_are_not_royal() {
+    for (c, name) in CONDITIONS {
+        // White has only Kh1 and a super rook a2, attacked by the rook a8: not check.
+        let fen = "r3k3/8/8/8/8/8/(KR)7/7K w - - 0 1";
+        assert!(attacked(&parse(fen).b, square("a2"), false));
+        assert!(!in_check(fen, name), "{name}: {fen}");
+        let after = successors(fen, c, name);
+        // The king walks away and leaves the super rook en prise.
+        assert!(
+            after.contains(&"r3k3/8/8/8/8/8/(KR)7/6K1 b - -".to_string()),
+            "{name}: Kh1-g1 is legal"
+        );
+        // The super rook moves onto a7, attacked by the rook (and next to it).
+        assert!(
+            after.contains(&"r3k3/(KR)7/8/8/8/8/8/7K b - -".to_string()),
+            "{name}: KRa2-a7 is legal"
+        );
+
+        // Black's super rook a8 is "mated" (attacked by the queen protected by the king,
+        // a7 and b8 covered); Black's king h1 is free: no check, and the super rook may take
+        // the protected queen, which a king could not.
+        let fen = "(kr)7/1Q6/2K5/8/8/8/8/7k b - - 0 1";
+        assert!(!in_check(fen, name), "{name}: {fen}");
+        let after = successors(fen, c, name);
+        assert!(
+            after.contains(&"8/1(kr)6/2K5/8/8/8/8/7k w - -".to_string()),
+            "{name}: KRa8xb7 is legal"
+        );
+        assert!(
+            after.contains(&"(kr)7/1Q6/2K5/8/8/8/6k1/8 w - -".to_string()),
+            "{name}: Kh1-g2 is legal"
+        );
+
+        // Capturing the super rook is no king capture: Black still has moves, not in check.
+        // (In Kazan the king follows the queen, c6-b7.)
+        let fen = "(kr)7/1Q6/2K5/8/8/8/8/7k w - - 0 1";
+        let after = successors(fen, c, name);
+        let taken = after
+            .iter()
+            .find(|f| f.starts_with("Q7/") && !f.contains("(kr)"))
+            .unwrap_or_else(|| panic!("{name}: Qb7xa8 in {after:?}"));
+        let taken = taken.replace(" b - -", " b - - 0 1");
+        assert!(!in_check(&taken, name));
+        assert!(
+            !successors(&taken, c, name).is_empty(),
+            "{name}: after Qxa8"
+        );
+
+        // The same net around the real king is mate, a super bishop beside it or not.
+        let fen = "k6(kb)/1Q6/2K5/8/8/8/8/8 b - - 0 1";
+        assert!(in_check(fen, name), "{name}: {fen}");
+        assert!(successors(fen, c, name).is_empty(), "{name}: mate in {fen}");
+    }
+}
+
+/// The keys of a `#1` under a condition, as chainmate's solver prints them.
+fn mate_in_one_keys(fen: &str, name: &str) -> Vec<String> {
+    use chainmate::search::solve::{Settings, solve_twin};
+    let p = chainmate::problem::from_fen_arg(fen, "#1").unwrap();
+    let mut t = p.twin_instances().unwrap().remove(0);
+    t.condition = chainmate::rules::Condition::parse(name).unwrap();
+    let rules = chainmate_rules(&t.position, name);
+    let r = solve_twin(
+        &t,
+        &rules,
+        &Settings {
+            threads: 1,
+            hash_mb: 16,
+            ..Settings::default()
+        },
+    );
+    r.keys.iter().map(|k| k.text.clone()).collect()
+}
+
+/// D1 in the solver: Qb2-b7 would "mate" a royal super rook on a8, but mate needs the king:
+/// no #1 there; with the king on a8 (and a super bishop on h8) Qb7 is mate.
+#[test]
+fn mate_needs_the_real_king() {
+    for name in [
+        "orthodox",
+        "teleport",
+        "kazan",
+        "tatarstan",
+        "tatarstan-nochains",
+        "pocket-mutation",
+        "combo",
+    ] {
+        assert!(
+            mate_in_one_keys("(kr)7/8/2K5/8/8/8/1Q6/7k w - - 0 1", name).is_empty(),
+            "{name}: no mate of a super rook"
+        );
+        let keys = mate_in_one_keys("k6(kb)/8/2K5/8/8/8/1Q6/8 w - - 0 1", name);
+        assert!(
+            keys.iter().any(|k| k.contains("b7")),
+            "{name}: Qb7 mates the king: {keys:?}"
+        );
+    }
+}
+
+/// The pieces on `square` in the successors of `fen` that equal the board of `pattern` on
+/// every square but `free` (the promotion square and squares a cascade may change).
+fn promoted_to(fen: &str, c: Cond, name: &str, pattern: &str, free: &[&str]) -> Vec<String> {
+    let want = parse(pattern);
+    let free: Vec<usize> = free.iter().map(|s| square(s)).collect();
+    let mut out: Vec<String> = successors(fen, c, name)
+        .iter()
+        .map(|f| parse(f))
+        .filter(|q| q.b[free[0]] != 0)
+        .filter(|q| (0..64).all(|s| free.contains(&s) || q.b[s] == want.b[s]))
+        .map(|q| fen_piece(q.b[free[0]]))
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// Pawns promote to Q, S, R, B and to the fairy kinds of the diagram, of either colour, and
+/// to no other (Popeye's convention; D2, D5, D8), under every condition that promotes by
+/// moving. Pieces as FEN spells them: `N` is the knight, `(N)` the nightrider.
+#[test]
+fn promotion_choices_are_the_fairy_kinds_of_the_diagram() {
+    // Orthodox: a white amazon and a black nightrider on the board.
+    assert_eq!(
+        promoted_to(
+            "3k4/1P6/8/8/8/8/8/(AM)3K2(n) w - - 0 1",
+            Cond::Orthodox,
+            "orthodox",
+            "1Q1k4/8/8/8/8/8/8/(AM)3K2(n) b - - 0 1",
+            &["b8"],
+        ),
+        ["(AM)", "(N)", "B", "N", "Q", "R"]
+    );
+    // Black promotes to White's amazon as well.
+    assert_eq!(
+        promoted_to(
+            "3k4/8/8/8/8/8/6p1/(AM)3K3 b - - 0 1",
+            Cond::Orthodox,
+            "orthodox",
+            "3k4/8/8/8/8/8/8/(AM)3K1q1 w - - 0 1",
+            &["g1"],
+        ),
+        ["(am)", "b", "n", "q", "r"]
+    );
+    // Teleport (D2): the super rook b8 and the pawn b7 change places (either one moving);
+    // the pawn arrives on b8 and promotes.
+    assert_eq!(
+        promoted_to(
+            "1(KR)6/1P5k/8/8/8/8/8/4K3 w - - 0 1",
+            Cond::Teleport,
+            "teleport",
+            "1Q6/1(KR)5k/8/8/8/8/8/4K3 b - - 0 1",
+            &["b8"],
+        ),
+        ["(KR)", "B", "N", "Q", "R"]
+    );
+    // Kazan (D5): the nightrider leads a8-b6, the pawn follows a7-a8 and promotes.
+    assert_eq!(
+        promoted_to(
+            "(N)7/P6k/8/8/8/8/8/4K3 w - - 0 1",
+            Cond::Kazan,
+            "kazan",
+            "Q7/7k/1(N)6/8/8/8/8/4K3 b - - 0 1",
+            &["a8"],
+        ),
+        ["(N)", "B", "N", "Q", "R"]
+    );
+    // Tatarstan (D8): the rook-nightrider d1-d8 is defended by the pawn c7, becomes a pawn
+    // on the last rank and promotes; a queen or bishop on d8 then turns c7 into its kind.
+    // With the chains the king follows e1-d1.
+    for (c, name, pattern) in [
+        (
+            Cond::Tatarstan,
+            "tatarstan",
+            "3Q3k/2Q5/8/8/8/8/8/3K4 b - - 0 1",
+        ),
+        (
+            Cond::TatarstanNoChains,
+            "tatarstan-nochains",
+            "3Q3k/2Q5/8/8/8/8/8/4K3 b - - 0 1",
+        ),
+    ] {
+        assert_eq!(
+            promoted_to(
+                "7k/2P5/8/8/8/8/8/3(NR)K3 w - - 0 1",
+                c,
+                name,
+                pattern,
+                &["d8", "c7"],
+            ),
+            ["(NR)", "B", "N", "Q", "R"],
+            "{name}"
+        );
+    }
+    assert_eq!(
+        tatarstan_results("7k/2P5/8/8/8/8/8/3(NR)K3 w - - 0 1", "d1", "d8", false),
+        [
+            "3(NR)3k/2P5/8/8/8/8/8/4K3 b - -",
+            "3B3k/2B5/8/8/8/8/8/4K3 b - -",
+            "3N3k/2P5/8/8/8/8/8/4K3 b - -",
+            "3Q3k/2Q5/8/8/8/8/8/4K3 b - -",
+            "3R3k/2P5/8/8/8/8/8/4K3 b - -",
+        ]
+    );
+}
+
+/// Pocket Mutation: pawns never promote by moving, so the fairy pieces of the diagram add
+/// no choice: a7-a8 leaves a pawn on a8. A pawn pocketed from its last rank is promoted to
+/// the next class (D14): class 2, knight or bishop, whatever fairy pieces stand on the board
+/// (here an amazon, class 7, and a nightrider, class 3).
+#[test]
+fn pocket_mutation_pawns_do_not_promote_by_moving() {
+    let (c, name) = (Cond::Pocket, "pocket-mutation");
+    assert_eq!(
+        promoted_to(
+            "4k3/P7/8/8/8/8/8/(AM)3K2(N) w - - 0 1",
+            c,
+            name,
+            "P3k3/8/8/8/8/8/8/(AM)3K2(N) b - - 0 1",
+            &["a8"],
+        ),
+        ["P"]
+    );
+    let mut pocketed: Vec<String> = successors("P3k3/8/8/8/8/8/8/(AM)3K2(N) w - - 0 1", c, name)
+        .into_iter()
+        .filter_map(|f| {
+            f.strip_prefix("4k3/8/8/8/8/8/8/(AM)3K2(N)[")
+                .map(|rest| rest.split(']').next().unwrap().to_string())
+        })
+        .collect();
+    pocketed.sort();
+    assert_eq!(pocketed, ["B", "N"]);
+}
+
+/// Random positions with fairy pieces (kings plus 2 to FAIRY_PIECES pieces of every kind,
+/// pawns off the first and last ranks, pockets sometimes filled): chainmate's perft(2) must be the
+/// reference's under every condition. A search for disagreements, not part of the default
+/// suite: `FAIRY_RANDOM=500 cargo test --release --test reference_conditions random_fairy
+/// -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn random_fairy_positions() {
+    let count: u64 = std::env::var("FAIRY_RANDOM")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(100);
+    let most: u64 = std::env::var("FAIRY_PIECES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(6);
+    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = |n: u64| {
+        seed = seed
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (seed >> 33) % n
+    };
+    let mut tried = 0;
+    while tried < count {
+        let mut b = [0i8; 64];
+        let wk = next(64) as usize;
+        let bk = next(64) as usize;
+        if wk == bk {
+            continue;
+        }
+        b[wk] = KING;
+        b[bk] = -KING;
+        for _ in 0..2 + next(most - 1) {
+            let s = next(64) as usize;
+            let code = [1, 1, 2, 3, 4, 5][next(6) as usize].max(if next(3) == 0 {
+                FIRST_FAIRY as i8 + next(13) as i8
+            } else {
+                0
+            });
+            if b[s] != 0 || (code == 1 && (s / 8 == 0 || s / 8 == 7)) {
+                continue;
+            }
+            b[s] = if next(2) == 0 { code } else { -code };
+        }
+        let mut p = parse("4k3/8/8/8/8/8/8/4K3 w - - 0 1");
+        p.b = b;
+        p.castle = [false; 4];
+        if king_attacked(&p, false) {
+            continue;
+        }
+        let fen = format!("{} 0 1", to_fen(&p));
+        let p = parse(&fen);
+        tried += 1;
+        for (c, name) in CONDITIONS {
+            let ours = perft(&p, c, 2);
+            let theirs = chainmate_perft(&fen, name, 2);
+            assert_eq!(theirs, ours, "{name} perft(2) of {fen}");
+        }
+        if c_pocket_fen(&fen, next(19)).is_some_and(|f| {
+            let q = parse(&f);
+            perft(&q, Cond::Pocket, 2) != chainmate_perft(&f, "pocket-mutation", 2)
+        }) {
+            panic!("pocket-mutation perft(2) of {fen} with a pocket");
+        }
+    }
+}
+
+/// The FEN with a piece of code `x` in White's pocket (None for the king or an empty code).
+fn c_pocket_fen(fen: &str, x: u64) -> Option<String> {
+    let x = x as usize;
+    if x == 0 || x == KING as usize {
+        return None;
+    }
+    let (board, rest) = fen.split_once(' ').unwrap();
+    Some(format!("{board}[{}] {rest}", fen_piece(x as i8)))
 }
