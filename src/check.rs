@@ -111,20 +111,81 @@ pub fn tokens(line: &str) -> Vec<String> {
         .collect()
 }
 
-/// Keys written in a stated tree solution: first moves followed by `!`.
+/// Keys written in a stated tree solution: first moves followed by `!`; when no first
+/// move has one (`1.Rh8#` as YACPDB often writes a key), every first move that is not marked
+/// as a try (`?`).
 fn stated_keys(solution: &str) -> Vec<String> {
-    solution
+    let firsts: Vec<&str> = solution
         .lines()
         .filter_map(|l| {
-            let l = l.trim();
-            let rest = l.strip_prefix("1.")?;
-            if rest.starts_with('.') {
-                return None;
-            }
-            let bang = rest.find('!')?;
-            Some(rest[..bang].trim().to_string())
+            let rest = l.trim().strip_prefix("1.")?;
+            (!rest.starts_with('.')).then_some(rest.trim())
         })
-        .collect()
+        .collect();
+    // A first move followed by `?` is a try (`1.Rh7? Kg8!`, Popeye's `1.Rh7-h8 ?`).
+    let moves: Vec<(&str, String)> = firsts
+        .iter()
+        .filter(|rest| !rest.split_whitespace().take(2).any(|w| w.contains('?')))
+        .filter_map(|rest| Some((*rest, tokens(rest).into_iter().next()?)))
+        .collect();
+    let banged: Vec<String> = moves
+        .iter()
+        .filter_map(|(rest, _)| rest.find('!').map(|bang| rest[..bang].trim().to_string()))
+        .filter(|k| !k.is_empty() && tokens(k).len() == 1)
+        .collect();
+    if !banged.is_empty() {
+        return banged;
+    }
+    moves.into_iter().map(|(_, first)| first).collect()
+}
+
+/// A twin label at the start of `text` (`a)`, `+b)`, `c)`): the label and the rest.
+fn twin_label(text: &str) -> Option<(&str, &str)> {
+    let t = text.strip_prefix('+').unwrap_or(text);
+    let close = t.find(')')?;
+    let label = &t[..close];
+    (!label.is_empty() && label.len() <= 2 && label.chars().all(|c| c.is_ascii_lowercase()))
+        .then(|| (label, &t[close + 1..]))
+}
+
+/// The part of a stated solution that belongs to twin `label`. YACPDB and Olive state one
+/// solution per twin (`a) 1.Kc5 ... b) 1.Ke4 ...`, on one line or several); a text without
+/// twin sections belongs to every twin, and a twin the text has no section for has no
+/// stated solution.
+pub fn twin_section(solution: &str, label: &str) -> String {
+    // Each section starts a line of its own, also when written inline after another.
+    let mut lines: Vec<String> = vec![];
+    for line in solution.lines() {
+        let mut cur = String::new();
+        for word in line.split_whitespace() {
+            if twin_label(word).is_some() && !cur.is_empty() {
+                lines.push(std::mem::take(&mut cur));
+            }
+            if !cur.is_empty() {
+                cur.push(' ');
+            }
+            cur.push_str(word);
+        }
+        lines.push(cur);
+    }
+    if !lines.iter().any(|l| twin_label(l).is_some()) {
+        return solution.to_string();
+    }
+    let mut out = String::new();
+    let mut inside = false;
+    for l in &lines {
+        if let Some((lab, rest)) = twin_label(l) {
+            inside = lab == label;
+            if inside {
+                out.push_str(rest.trim());
+                out.push('\n');
+            }
+        } else if inside {
+            out.push_str(l);
+            out.push('\n');
+        }
+    }
+    out
 }
 
 /// Lines of a stated help/series solution (those starting with a move number).
@@ -254,7 +315,12 @@ pub fn check_twin(
         t.stipulation.play,
         Play::Direct | Play::Self_ | Play::Reflex
     );
-    let stated = p.solution.as_deref().unwrap_or("").trim();
+    let section = if t.label.is_empty() {
+        p.solution.clone().unwrap_or_default()
+    } else {
+        twin_section(p.solution.as_deref().unwrap_or(""), &t.label)
+    };
+    let stated = section.trim();
     let verdict = if stated.is_empty() {
         if helpish {
             evidence.extend(r.lines.iter().map(|l| format!("found: {}", line_text(l))));

@@ -150,3 +150,60 @@ fn ctrl_c_lists_the_problems_not_reached() {
     assert!(not_reached.contains("[problem 4]"), "{stdout}");
     assert!(!stdout.contains("no solution"), "{stdout}");
 }
+
+fn check_file(name: &str, text: &str) -> (i32, String) {
+    let dir = temp_dir(name);
+    let file = dir.join(format!("{name}.yaml"));
+    std::fs::write(&file, text).unwrap();
+    let (code, out, err) = chainmate(&["check", "-q", file.to_str().unwrap()]);
+    (code, format!("{out}{err}"))
+}
+
+/// YACPDB/Olive twinned entries: each twin is judged against its own section of the stated
+/// solution. Solutions worked out by hand: White Kg6 Qb1, Black Kh8, #1: only 1.Qb8#; with
+/// the queen on a2 only 1.Qa8#; on e4 both 1.Qa8# and 1.Qe8#.
+#[test]
+fn direct_play_twins_with_one_section_each() {
+    let entry = "fen: 7k/8/6K1/8/8/8/8/1Q6 w - - 0 1\nstipulation: '#1'\n\
+                 twins: {b: Move b1 a2, c: Move b1 e4}\n";
+    // Keys written without `!`, one twin a line.
+    let (code, out) = check_file(
+        "direct3",
+        &format!("{entry}solution: |\n  a) 1.Qb8#\n  b) 1.Qa8#\n  c) 1.Qe8#\n"),
+    );
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("a) #1: sound"), "{out}");
+    assert!(out.contains("b) #1: sound"), "{out}");
+    assert!(out.contains("c) #1: cooked"), "{out}");
+    assert!(out.contains("extra key (cook): 1.Qe4-a8 # !"), "{out}");
+    // Inline sections, long notation with `!`: the two sound twins alone are sound.
+    let entry2 = "fen: 7k/8/6K1/8/8/8/8/1Q6 w - - 0 1\nstipulation: '#1'\ntwins: {b: Move b1 a2}\n";
+    let (code, out) = check_file(
+        "direct2",
+        &format!("{entry2}solution: 'a) 1.Qb1-b8 # ! b) 1.Qa2-a8 # !'\n"),
+    );
+    assert_eq!(code, 0, "{out}");
+    // A section stating the other twin's key: that twin has no solution as stated.
+    let (code, out) = check_file(
+        "direct-swapped",
+        &format!("{entry2}solution: \"a) 1.Qb8#\\nb) 1.Qb8#\\n\"\n"),
+    );
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("a) #1: sound"), "{out}");
+    assert!(out.contains("b) #1: no solution"), "{out}");
+}
+
+/// Help play, four twins. By hand: White Kg6 Rb1, Black Kh8, h#1: only 1.Kg8 Rb8#; rook a1:
+/// 1.Kg8 Ra8#; rook h1 (Black in check, only 1.Kg8): no mate; rook b2: 1.Kg8 Rb8#.
+#[test]
+fn help_play_twins_with_one_section_each() {
+    let entry = "fen: 7k/8/6K1/8/8/8/8/1R6 w - - 0 1\nstipulation: 'h#1'\n\
+                 twins: {b: Move b1 a1, c: Move b1 h1, d: Move b1 b2}\n\
+                 solution: |\n  a) 1.Kg8 Rb8#\n  b) 1.Kg8 Ra8#\n  c) 1.Kg8 Rh8#\n  +d) 1.Kg8 Rb8#\n";
+    let (code, out) = check_file("help4", entry);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("a) h#1: sound"), "{out}");
+    assert!(out.contains("b) h#1: sound"), "{out}");
+    assert!(out.contains("c) h#1: no solution"), "{out}");
+    assert!(out.contains("d) h#1: sound"), "{out}");
+}
