@@ -1410,9 +1410,9 @@ fn king_compounds_are_not_royal() {
 /// The keys of a `#1` under a condition, as chainmate's solver prints them.
 fn mate_in_one_keys(fen: &str, name: &str) -> Vec<String> {
     use chainmate::search::solve::{Settings, solve_twin};
-    let p = chainmate::problem::from_fen_arg(fen, "#1").unwrap();
-    let mut t = p.twin_instances().unwrap().remove(0);
-    t.condition = chainmate::rules::Condition::parse(name).unwrap();
+    let cond = chainmate::rules::Condition::parse(name).unwrap();
+    let p = chainmate::problem::from_fen_arg(fen, "#1", cond).unwrap();
+    let t = p.twin_instances().unwrap().remove(0);
     let rules = chainmate_rules(&t.position, name);
     let r = solve_twin(
         &t,
