@@ -41,44 +41,129 @@ pub fn run(cli: Cli) -> i32 {
     }
 }
 
-/// Expands directories (recursively, sorted) into problem files.
+/// Expands directories (recursively, sorted) into problem files. See [`walk_files`]; its
+/// errors are dropped here.
 pub fn collect_files(paths: &[PathBuf]) -> Vec<PathBuf> {
-    let mut out = vec![];
-    for p in paths {
-        if p.is_dir() {
-            let mut entries: Vec<PathBuf> = match std::fs::read_dir(p) {
-                Ok(rd) => rd.filter_map(|e| e.ok().map(|e| e.path())).collect(),
-                Err(_) => vec![p.clone()],
-            };
-            entries.sort();
-            let (dirs, files): (Vec<PathBuf>, Vec<PathBuf>) =
-                entries.into_iter().partition(|e| e.is_dir());
-            for f in files {
-                let ext = f
-                    .extension()
-                    .and_then(|e| e.to_str())
-                    .unwrap_or("")
-                    .to_ascii_lowercase();
-                if matches!(ext.as_str(), "yaml" | "yml" | "olv" | "inp" | "pop" | "fen") {
-                    out.push(f);
-                }
-            }
-            out.extend(collect_files(&dirs));
-        } else {
-            out.push(p.clone());
-        }
-    }
-    out
+    walk_files(paths).0
 }
 
+/// Whether a file name has one of the problem extensions looked for in directories.
+fn problem_extension(f: &Path) -> bool {
+    let ext = f
+        .extension()
+        .and_then(|e| e.to_str())
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    matches!(ext.as_str(), "yaml" | "yml" | "olv" | "inp" | "pop" | "fen")
+}
+
+/// Expands directories (recursively, sorted) into problem files, with an error for each
+/// path that cannot be read. A directory is entered once (by its canonical path), so a
+/// symlink loop is followed no further (a note on stderr says so), and a file reached twice
+/// through symlinks is read once. Named pipes, sockets and devices are never opened: in a
+/// directory they are skipped with a note, named on the command line they are an error.
+pub fn walk_files(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<ProblemError>) {
+    let mut walk = Walk::default();
+    for p in paths {
+        match std::fs::metadata(p) {
+            Ok(m) if m.is_dir() => walk.dir(p),
+            Ok(m) if !m.is_file() && p.as_os_str() != "-" => walk.errors.push(ProblemError {
+                file: p.display().to_string(),
+                line: None,
+                column: None,
+                message: "not a regular file (a named pipe, socket or device is not read)".into(),
+            }),
+            // Files, and paths that do not exist: reading them reports the error.
+            _ => walk.files.push(p.clone()),
+        }
+    }
+    (walk.files, walk.errors)
+}
+
+#[derive(Default)]
+struct Walk {
+    files: Vec<PathBuf>,
+    errors: Vec<ProblemError>,
+    /// Canonical paths of the directories entered and the files taken.
+    seen: std::collections::HashSet<PathBuf>,
+}
+
+impl Walk {
+    fn error(&mut self, p: &Path, message: String) {
+        self.errors.push(ProblemError {
+            file: p.display().to_string(),
+            line: None,
+            column: None,
+            message,
+        });
+    }
+
+    fn dir(&mut self, dir: &Path) {
+        let canon = match std::fs::canonicalize(dir) {
+            Ok(c) => c,
+            Err(e) => return self.error(dir, format!("cannot read the directory: {e}")),
+        };
+        if !self.seen.insert(canon.clone()) {
+            eprintln!(
+                "note: {}: directory {} already read (symlink loop or second link), skipped",
+                dir.display(),
+                canon.display()
+            );
+            return;
+        }
+        let mut entries: Vec<PathBuf> = match std::fs::read_dir(dir) {
+            Ok(rd) => rd.filter_map(|e| e.ok().map(|e| e.path())).collect(),
+            Err(e) => return self.error(dir, format!("cannot read the directory: {e}")),
+        };
+        entries.sort();
+        let mut dirs = vec![];
+        for e in entries {
+            let meta = match std::fs::metadata(&e) {
+                Ok(m) => m,
+                Err(err) => {
+                    // A dangling symlink or an entry that vanished: an error only when it
+                    // looks like a problem file.
+                    if problem_extension(&e) {
+                        self.error(&e, format!("cannot read the file: {err}"));
+                    }
+                    continue;
+                }
+            };
+            if meta.is_dir() {
+                dirs.push(e);
+            } else if !meta.is_file() {
+                eprintln!(
+                    "note: {}: not a regular file (named pipe, socket or device), skipped",
+                    e.display()
+                );
+            } else if problem_extension(&e) {
+                let canon = std::fs::canonicalize(&e).unwrap_or_else(|_| e.clone());
+                if self.seen.insert(canon) {
+                    self.files.push(e);
+                } else {
+                    eprintln!(
+                        "note: {}: same file as one already read, skipped",
+                        e.display()
+                    );
+                }
+            }
+        }
+        for d in dirs {
+            self.dir(&d);
+        }
+    }
+}
+
+/// Reads every problem of the files (directories walked by [`walk_files`]): the good
+/// problems, and one error per path that cannot be read and per problem (YAML document,
+/// Popeye problem) that cannot be read; the other problems of a file are kept.
 fn load_all(files: &[PathBuf]) -> (Vec<Problem>, Vec<ProblemError>) {
     let mut problems = vec![];
-    let mut errors = vec![];
-    for f in collect_files(files) {
-        match problem::load_file(&f) {
-            Ok(ps) => problems.extend(ps),
-            Err(e) => errors.push(e),
-        }
+    let (paths, mut errors) = walk_files(files);
+    for f in paths {
+        let (ps, es) = problem::load_file_all(&f);
+        problems.extend(ps);
+        errors.extend(es);
     }
     (problems, errors)
 }

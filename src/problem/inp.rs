@@ -1099,45 +1099,79 @@ enum End {
     Next,
 }
 
-/// Reads every problem of a Popeye input file. `file` names it in errors.
+/// Reads every problem of a Popeye input file. `file` names it in errors. The first bad
+/// problem's error is returned; [`parse_inp_all`] reads the other problems too.
 pub fn parse_inp(file: &str, text: &str) -> Result<Vec<Problem>, ProblemError> {
+    let (problems, mut errors) = parse_inp_all(file, text);
+    if errors.is_empty() {
+        Ok(problems)
+    } else {
+        Err(errors.swap_remove(0))
+    }
+}
+
+/// Reads every problem of a Popeye input file: the good problems, and one error for each
+/// problem that cannot be read (reading goes on after its `NextProblem` / `EndProblem`).
+/// When the file holds more than one problem, messages say which ("problem 2: ..."). A
+/// problem's `index` counts the bad problems before it too.
+pub fn parse_inp_all(file: &str, text: &str) -> (Vec<Problem>, Vec<ProblemError>) {
     let ctx = Ctx {
         file,
         prefix: String::new(),
     };
     let mut lx = Lexer::new(text, 1, 1);
     let mut problems = Vec::new();
+    // (index of the problem in the file, its error)
+    let mut errors: Vec<(usize, ProblemError)> = Vec::new();
     let Some(first) = lx.next_tok() else {
-        return Err(ctx.err(
+        let e = ctx.err(
             0,
             0,
             "the file is empty (a Popeye file starts with BeginProblem)",
-        ));
+        );
+        return (problems, vec![e]);
     };
     if !matches!(kw(first.text, BEGIN), Kw::One(_)) {
         let lower = first.text.to_ascii_lowercase();
-        if lower.len() >= 4
+        let e = if lower.len() >= 4
             && ("anfangproblem".starts_with(&lower) || "debutprobleme".starts_with(&lower))
         {
-            return Err(ctx.at(
+            ctx.at(
                 &first,
                 format!("'{}': only Popeye's English keywords are supported (BeginProblem, Pieces, ...)", first.text),
-            ));
-        }
-        return Err(ctx.at(
-            &first,
-            format!(
-                "a Popeye file starts with BeginProblem, found '{}'",
-                first.text
-            ),
-        ));
+            )
+        } else {
+            ctx.at(
+                &first,
+                format!(
+                    "a Popeye file starts with BeginProblem, found '{}'",
+                    first.text
+                ),
+            )
+        };
+        return (problems, vec![e]);
     }
     let mut start_line = first.line;
+    let mut count = 0usize;
     loop {
-        let (draft, end) = parse_problem(&mut lx, &ctx, start_line, problems.len())?;
-        problems.push(draft.build(file, "", " (add e.g. `Stipulation #2`)")?);
+        let index = count;
+        count += 1;
+        let end = match parse_problem(&mut lx, &ctx, start_line, index) {
+            Ok((draft, end)) => {
+                match draft.build(file, "", " (add e.g. `Stipulation #2`)") {
+                    Ok(p) => problems.push(p),
+                    Err(e) => errors.push((index, e)),
+                }
+                Some(end)
+            }
+            Err(e) => {
+                errors.push((index, e));
+                skip_to_end(&mut lx)
+            }
+        };
         match end {
-            End::Next => {
+            None => break,
+            Some(End::Next) => {
                 if lx.peek_tok().is_some_and(|n| is_begin(n.text)) {
                     lx.next_tok();
                 }
@@ -1146,20 +1180,48 @@ pub fn parse_inp(file: &str, text: &str) -> Result<Vec<Problem>, ProblemError> {
                     None => break,
                 }
             }
-            End::End => loop {
+            Some(End::End) => {
                 // Popeye stops at EndProblem; chainmate also reads a further BeginProblem.
-                match lx.next_tok() {
-                    None => return Ok(problems),
-                    Some(t) if is_begin(t.text) => {
+                let mut more = false;
+                while let Some(t) = lx.next_tok() {
+                    if is_begin(t.text) {
                         start_line = t.line;
+                        more = true;
                         break;
                     }
-                    Some(_) => {}
                 }
-            },
+                if !more {
+                    break;
+                }
+            }
         }
     }
-    Ok(problems)
+    let errors = errors
+        .into_iter()
+        .map(|(i, mut e)| {
+            if count > 1 {
+                e.message = format!("problem {}: {}", i + 1, e.message);
+            }
+            e
+        })
+        .collect();
+    (problems, errors)
+}
+
+/// After an error inside a problem: skips to its end (`NextProblem`, `EndProblem`, or the
+/// `BeginProblem` of the next one). `None` at the end of the file.
+fn skip_to_end(lx: &mut Lexer) -> Option<End> {
+    loop {
+        if lx.peek_tok().is_some_and(|t| is_begin(t.text)) {
+            return Some(End::Next);
+        }
+        let t = lx.next_tok()?;
+        match classify(t.text) {
+            Class::End("EndProblem") => return Some(End::End),
+            Class::End("NextProblem") => return Some(End::Next),
+            _ => {}
+        }
+    }
 }
 
 fn unknown_keyword(ctx: &Ctx, t: &Tok, class: Class) -> ProblemError {

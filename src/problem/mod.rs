@@ -230,21 +230,40 @@ impl Format {
 /// Reads every problem of a file. The format comes from the extension (`.yaml`, `.yml`,
 /// `.olv`: YAML; `.inp`, `.pop`: Popeye; `.fen`: FEN lines); other extensions are sniffed
 /// with [`Format::sniff`]. Text that is not UTF-8 is read as Latin-1 (old Popeye files).
+/// The first bad problem's error is returned; [`load_file_all`] keeps the good ones.
 pub fn load_file(path: &Path) -> Result<Vec<Problem>, ProblemError> {
+    let (problems, mut errors) = load_file_all(path);
+    if errors.is_empty() {
+        Ok(problems)
+    } else {
+        Err(errors.swap_remove(0))
+    }
+}
+
+/// Reads every problem of a file as [`load_file`] does, but a problem (YAML document,
+/// Popeye `NextProblem` section) that cannot be read is one error and the others are
+/// still returned.
+pub fn load_file_all(path: &Path) -> (Vec<Problem>, Vec<ProblemError>) {
     let file = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|e| ProblemError {
-        file: file.clone(),
-        line: None,
-        column: None,
-        message: format!("cannot read the file: {e}"),
-    })?;
+    let bytes = match std::fs::read(path) {
+        Ok(b) => b,
+        Err(e) => {
+            let e = ProblemError {
+                file,
+                line: None,
+                column: None,
+                message: format!("cannot read the file: {e}"),
+            };
+            return (vec![], vec![e]);
+        }
+    };
     let text = match String::from_utf8(bytes) {
         Ok(t) => t,
         Err(e) => e.into_bytes().iter().map(|&b| b as char).collect(),
     };
     let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
     let format = Format::from_extension(path).unwrap_or_else(|| Format::sniff(text));
-    parse_text(&file, text, format)
+    parse_text_all(&file, text, format)
 }
 
 /// Reads every problem of a text in the given format; `file` names it in errors.
@@ -254,6 +273,20 @@ pub fn parse_text(file: &str, text: &str, format: Format) -> Result<Vec<Problem>
         Format::Yaml => yaml::parse_yaml(file, text),
         Format::Popeye => inp::parse_inp(file, text),
         Format::Fen => fen::parse_fen_file(file, text),
+    }
+}
+
+/// [`parse_text`], keeping the good problems of a file with bad ones (YAML documents and
+/// Popeye problems are read one by one; a FEN file is read as a whole).
+pub fn parse_text_all(file: &str, text: &str, format: Format) -> (Vec<Problem>, Vec<ProblemError>) {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    match format {
+        Format::Yaml => yaml::parse_yaml_all(file, text),
+        Format::Popeye => inp::parse_inp_all(file, text),
+        Format::Fen => match fen::parse_fen_file(file, text) {
+            Ok(ps) => (ps, vec![]),
+            Err(e) => (vec![], vec![e]),
+        },
     }
 }
 

@@ -101,50 +101,40 @@ fn split_documents(text: &str) -> Vec<Doc<'_>> {
 }
 
 /// Reads every problem of a YAML stream. `file` names it in errors; messages also say
-/// which problem (document) they are about.
+/// which problem (document) they are about. The first bad document's error is returned;
+/// [`parse_yaml_all`] reads the other documents too.
 pub fn parse_yaml(file: &str, text: &str) -> Result<Vec<Problem>, ProblemError> {
+    let (problems, mut errors) = parse_yaml_all(file, text);
+    if errors.is_empty() {
+        Ok(problems)
+    } else {
+        Err(errors.swap_remove(0))
+    }
+}
+
+/// Reads every document of a YAML stream: the problems of the good ones, and one error
+/// (naming the file, line and "problem N") for each document that cannot be read. A
+/// problem's `index` counts the bad documents before it too.
+pub fn parse_yaml_all(file: &str, text: &str) -> (Vec<Problem>, Vec<ProblemError>) {
     let mut problems = Vec::new();
+    let mut errors = Vec::new();
     for doc in split_documents(text) {
         let Some(content_line) = doc.content_line else {
             continue;
         };
-        let index = problems.len();
+        let index = problems.len() + errors.len();
         let ctx = Ctx {
             file,
             prefix: format!("problem {}: ", index + 1),
         };
-        if let Some((line, col)) = too_deep_flow(doc.text) {
-            return Err(ctx.err(
-                line + doc.first_line - 1,
-                col,
-                format!(
-                    "YAML nested too deeply: more than {MAX_FLOW_DEPTH} '[' or '{{' open at once \
-                     (a problem's fields nest a few levels only)"
-                ),
-            ));
+        match read_document(&ctx, &doc, content_line, index) {
+            Ok(Some(p)) => problems.push(p),
+            Ok(None) => {}
+            Err(e) => errors.push(e),
         }
-        let value: Value =
-            serde_yaml::from_str(doc.text).map_err(|e| syntax_error(&ctx, &doc, &e))?;
-        let map = match value {
-            Value::Null => continue,
-            Value::Mapping(m) => m,
-            _ => {
-                return Err(ctx.err(
-                    content_line,
-                    1,
-                    "expected the fields of a problem (algebraic:, stipulation:, ...), not a single value or a list",
-                ));
-            }
-        };
-        let reader = Reader {
-            ctx: &ctx,
-            doc: &doc,
-            map: &map,
-        };
-        problems.push(reader.problem(content_line, index)?);
     }
-    if problems.is_empty() {
-        return Err(ProblemError {
+    if problems.is_empty() && errors.is_empty() {
+        errors.push(ProblemError {
             file: file.to_string(),
             line: None,
             column: None,
@@ -153,7 +143,44 @@ pub fn parse_yaml(file: &str, text: &str) -> Result<Vec<Problem>, ProblemError> 
                     .into(),
         });
     }
-    Ok(problems)
+    (problems, errors)
+}
+
+/// One document's problem (`None` for an empty document).
+fn read_document(
+    ctx: &Ctx,
+    doc: &Doc,
+    content_line: usize,
+    index: usize,
+) -> Result<Option<Problem>, ProblemError> {
+    if let Some((line, col)) = too_deep_flow(doc.text) {
+        return Err(ctx.err(
+            line + doc.first_line - 1,
+            col,
+            format!(
+                "YAML nested too deeply: more than {MAX_FLOW_DEPTH} '[' or '{{' open at once \
+                 (a problem's fields nest a few levels only)"
+            ),
+        ));
+    }
+    let value: Value = serde_yaml::from_str(doc.text).map_err(|e| syntax_error(ctx, doc, &e))?;
+    let map = match value {
+        Value::Null => return Ok(None),
+        Value::Mapping(m) => m,
+        _ => {
+            return Err(ctx.err(
+                content_line,
+                1,
+                "expected the fields of a problem (algebraic:, stipulation:, ...), not a single value or a list",
+            ));
+        }
+    };
+    let reader = Reader {
+        ctx,
+        doc,
+        map: &map,
+    };
+    reader.problem(content_line, index).map(Some)
 }
 
 /// Deepest flow nesting (`[` / `{`) a document may have. serde_yaml refuses more than
