@@ -542,6 +542,9 @@ struct CheckReport {
     line: usize,
     /// 0-based index of the problem (document) in its file.
     index: usize,
+    /// The YACPDB id, when the file gives one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    yacpdb_id: Option<String>,
     name: String,
     twins: Vec<TwinVerdict>,
     duals: Vec<String>,
@@ -592,55 +595,135 @@ fn tree_remarks(r: &TwinResult, full: u32) -> (Vec<String>, Vec<String>) {
 
 fn check_cmd(a: &CheckArgs) -> i32 {
     let search = bound_search(&a.search);
-    if a.files.is_empty() {
+    let mut paths = a.files.clone();
+    if let Some(list) = &a.files_from {
+        match read_path_list(list) {
+            Ok(more) => paths.extend(more),
+            Err(e) => {
+                eprintln!("error: {e}");
+                return EXIT_INPUT;
+            }
+        }
+    }
+    if paths.is_empty() {
         eprintln!("chainmate check: no problem files given");
         return EXIT_INPUT;
     }
+    let decided = match &a.resume {
+        Some(out) => match decided_problems(out) {
+            Ok(d) => d,
+            Err(e) => {
+                eprintln!("error: {e}");
+                return EXIT_INPUT;
+            }
+        },
+        None => Default::default(),
+    };
     if let Err(e) = init_pool(search.threads) {
         eprintln!("error: {e}");
         return EXIT_INPUT;
     }
-    let (problems, mut input_errors) = load_all(&a.files);
-    for e in &input_errors {
-        eprintln!("error: {e}");
-    }
     let stop = Arc::new(AtomicBool::new(false));
     on_ctrl_c(&stop);
+    let (files, walk_errors) = walk_files(&paths);
     // Problems run side by side, one per worker, each searching in the run's one thread
     // pool (its root moves spread over the pool's threads); each worker's table has a share
-    // of the memory and grows only as far as its problem needs (tt.rs).
-    let workers = rayon::current_num_threads().clamp(1, problems.len().max(1));
+    // of the memory and grows only as far as its problem needs (tt.rs). Files are read one
+    // at a time as the workers need problems, so memory does not grow with the collection.
+    let workers = rayon::current_num_threads().max(1);
     let hash_each = (search.hash / workers).max(1);
-    let show_bar = !search.quiet && std::io::stderr().is_terminal() && problems.len() > 1;
+    let show_bar = !search.quiet && std::io::stderr().is_terminal();
     let bar = if show_bar {
-        ProgressBar::new(problems.len() as u64)
+        ProgressBar::new_spinner()
     } else {
         ProgressBar::hidden()
     };
     bar.set_style(
-        ProgressStyle::with_template("{bar:30} {pos}/{len} problems ({elapsed})")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        ProgressStyle::with_template("{spinner} {pos} problems checked ({elapsed})")
+            .unwrap_or_else(|_| ProgressStyle::default_spinner()),
     );
     let watchdog = Watchdog::new(workers, stop.clone());
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let (tx, rx) = std::sync::mpsc::channel::<(usize, Result<CheckReport, ProblemError>)>();
+    let (work_tx, work_rx) = std::sync::mpsc::sync_channel::<(usize, Problem)>(workers * 2);
+    let work_rx = std::sync::Mutex::new(work_rx);
+    let (tx, rx) = std::sync::mpsc::channel::<(usize, Outcome)>();
     let mut summary = CheckSummary::default();
+    let mut input_errors: Vec<ProblemError> = vec![];
+    let mut not_reached: Vec<String> = vec![];
     std::thread::scope(|scope| {
+        // The reader: documents in input order, numbered over the whole run (the shard
+        // index), each sent to the workers or, when decided earlier (--resume) or in
+        // another shard, left out; after a stop the rest is only listed.
+        {
+            let (tx, stop, decided) = (tx.clone(), &stop, &decided);
+            let (files, walk_errors) = (&files, walk_errors);
+            scope.spawn(move || {
+                let mut run_index = 0usize;
+                let mut seq = 0usize;
+                let mut emit = |item: Result<Problem, ProblemError>| {
+                    let mine = a.shard.is_none_or(|(k, n)| run_index % n == k - 1);
+                    run_index += 1;
+                    if !mine {
+                        return true;
+                    }
+                    let p = match item {
+                        Err(e) => {
+                            let ok = tx.send((seq, Outcome::Error(e))).is_ok();
+                            seq += 1;
+                            return ok;
+                        }
+                        Ok(p) => p,
+                    };
+                    if decided.contains(&(p.file.clone(), p.index)) {
+                        return true;
+                    }
+                    let ok = if stop.load(Ordering::Relaxed) {
+                        tx.send((seq, Outcome::NotReached(problem_place(&p)))).is_ok()
+                    } else {
+                        work_tx.send((seq, p)).is_ok()
+                    };
+                    seq += 1;
+                    ok
+                };
+                for e in walk_errors {
+                    if !emit(Err(e)) {
+                        return;
+                    }
+                }
+                for f in files {
+                    let (ps, es) = problem::load_file_all(f);
+                    let mut items: Vec<(usize, Result<Problem, ProblemError>)> = ps
+                        .into_iter()
+                        .map(|p| (p.line, Ok(p)))
+                        .chain(es.into_iter().map(|e| (e.line.unwrap_or(0), Err(e))))
+                        .collect();
+                    items.sort_by_key(|x| x.0);
+                    for (_, item) in items {
+                        if !emit(item) {
+                            return;
+                        }
+                    }
+                }
+            });
+        }
         for w in 0..workers {
             let tx = tx.clone();
-            let (problems, next, watchdog, stop, search) =
-                (&problems, &next, &watchdog, &stop, &search);
+            let (work_rx, watchdog, stop, search) = (&work_rx, &watchdog, &stop, &search);
             scope.spawn(move || {
                 loop {
-                    if stop.load(Ordering::Relaxed) {
-                        break;
-                    }
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(p) = problems.get(i) else { break };
-                    let problem_stop = watchdog.start(w, search.time_limit);
-                    let r = check_problem(p, a, hash_each, &problem_stop);
-                    watchdog.finish(w);
-                    if tx.send((i, r)).is_err() {
+                    let next = work_rx.lock().ok().and_then(|rx| rx.recv().ok());
+                    let Some((seq, p)) = next else { break };
+                    let outcome = if stop.load(Ordering::Relaxed) {
+                        Outcome::NotReached(problem_place(&p))
+                    } else {
+                        let problem_stop = watchdog.start(w, search.time_limit);
+                        let r = check_problem(&p, a, hash_each, &problem_stop);
+                        watchdog.finish(w);
+                        match r {
+                            Ok(r) => Outcome::Report(Box::new(r)),
+                            Err(e) => Outcome::Error(e),
+                        }
+                    };
+                    if tx.send((seq, outcome)).is_err() {
                         break;
                     }
                 }
@@ -649,35 +732,35 @@ fn check_cmd(a: &CheckArgs) -> i32 {
         drop(tx);
         // Results are printed in input order as soon as they and all before them are in.
         let mut pending = std::collections::BTreeMap::new();
-        let mut printed = 0;
+        let mut next = 0;
         for (i, r) in rx {
-            bar.inc(1);
             pending.insert(i, r);
-            while let Some(r) = pending.remove(&printed) {
-                bar.suspend(|| match r {
-                    Ok(r) => summary.print(&r, a.format),
-                    Err(e) => {
-                        eprintln!("error: {e}");
+            while let Some(r) = pending.remove(&next) {
+                match r {
+                    Outcome::Report(r) => {
+                        bar.inc(1);
+                        bar.suspend(|| summary.print(&r, a.format));
+                    }
+                    Outcome::Error(e) => {
+                        bar.suspend(|| eprintln!("error: {e}"));
                         input_errors.push(e);
                     }
-                });
-                printed += 1;
+                    Outcome::NotReached(place) => not_reached.push(place),
+                }
+                next += 1;
             }
         }
-        summary.printed = printed;
     });
     watchdog.close();
     bar.finish_and_clear();
-    let not_reached = &problems[summary.printed.min(problems.len())..];
     if a.format == Format::Text {
-        summary.print_totals(&input_errors, not_reached);
+        summary.print_totals(&input_errors, &not_reached);
     }
     if !not_reached.is_empty() {
         eprintln!(
-            "stopped: {} problem(s) not reached, from {}:{} on",
+            "stopped: {} problem(s) not reached, from {} on",
             not_reached.len(),
-            not_reached[0].file,
-            not_reached[0].line
+            not_reached[0]
         );
     }
     if !input_errors.is_empty() {
@@ -689,6 +772,60 @@ fn check_cmd(a: &CheckArgs) -> i32 {
     } else {
         EXIT_OK
     }
+}
+
+/// What became of one document of a `check` run.
+enum Outcome {
+    Report(Box<CheckReport>),
+    Error(ProblemError),
+    /// Stopped before it was checked: where it is ("file:line name").
+    NotReached(String),
+}
+
+fn problem_place(p: &Problem) -> String {
+    format!("{}:{} {}", p.file, p.line, problem_name(p))
+}
+
+/// The paths of `--files-from` (one a line; blank lines skipped; `-` is standard input).
+fn read_path_list(list: &Path) -> Result<Vec<PathBuf>, String> {
+    let text = if list.as_os_str() == "-" {
+        let mut s = String::new();
+        std::io::Read::read_to_string(&mut std::io::stdin(), &mut s)
+            .map_err(|e| format!("stdin: {e}"))?;
+        s
+    } else {
+        std::fs::read_to_string(list).map_err(|e| format!("{}: {e}", list.display()))?
+    };
+    Ok(text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .map(PathBuf::from)
+        .collect())
+}
+
+/// The problems an earlier `check --format json` run decided: (file, index) of each JSON
+/// line whose twins all have a verdict other than `unknown`. Lines that are not such JSON
+/// (a line cut short when the run was killed) are passed over.
+fn decided_problems(out: &Path) -> Result<std::collections::HashSet<(String, usize)>, String> {
+    let text = std::fs::read_to_string(out).map_err(|e| format!("{}: {e}", out.display()))?;
+    let mut done = std::collections::HashSet::new();
+    for line in text.lines() {
+        let Ok(v) = serde_json::from_str::<serde_json::Value>(line) else {
+            continue;
+        };
+        let (Some(file), Some(index), Some(twins)) = (
+            v["file"].as_str(),
+            v["index"].as_u64(),
+            v["twins"].as_array(),
+        ) else {
+            continue;
+        };
+        if !twins.is_empty() && twins.iter().all(|t| t["verdict"] != "unknown") {
+            done.insert((file.to_string(), index as usize));
+        }
+    }
+    Ok(done)
 }
 
 /// Builds the run's one thread pool (rayon's global pool) with `threads` threads (0: one
@@ -747,6 +884,7 @@ fn check_problem(
         file: p.file.clone(),
         line: p.line,
         index: p.index,
+        yacpdb_id: p.yacpdb_id.clone(),
         name: problem_name(p),
         twins: verdicts,
         duals,
@@ -822,7 +960,6 @@ impl Watchdog {
 struct CheckSummary {
     counts: std::collections::BTreeMap<&'static str, usize>,
     problems: usize,
-    printed: usize,
     unsound: usize,
     unknown: usize,
     /// (seconds, "file:line name"), the five slowest.
@@ -856,7 +993,11 @@ impl CheckSummary {
                 out.push_str(&crate::problem::yaml::to_yaml_string(r));
             }
             Format::Text => {
-                out.push_str(&format!("{}:{} {}\n", r.file, r.line, r.name));
+                out.push_str(&format!("{}:{} {}", r.file, r.line, r.name));
+                if let Some(id) = &r.yacpdb_id {
+                    out.push_str(&format!(" (YACPDB {id})"));
+                }
+                out.push('\n');
                 for t in &r.twins {
                     let label = if t.twin.is_empty() {
                         String::new()
@@ -887,7 +1028,7 @@ impl CheckSummary {
         let _ = lock.flush();
     }
 
-    fn print_totals(&self, errors: &[ProblemError], not_reached: &[Problem]) {
+    fn print_totals(&self, errors: &[ProblemError], not_reached: &[String]) {
         println!();
         println!("summary: {} problems", self.problems);
         for (k, v) in &self.counts {
@@ -906,7 +1047,7 @@ impl CheckSummary {
         if !not_reached.is_empty() {
             println!("not reached (stopped):");
             for p in not_reached {
-                println!("  {}:{} {}", p.file, p.line, problem_name(p));
+                println!("  {p}");
             }
         }
     }

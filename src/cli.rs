@@ -93,6 +93,31 @@ pub struct CheckArgs {
     /// Report short variations (defences answered faster than the full length).
     #[arg(long)]
     pub short_variations: bool,
+    /// Check only shard K of N (1-based): the problems whose run index (counted over all
+    /// files, in input order, from 0) leaves K-1 when divided by N. Shards 1/N .. N/N
+    /// together check every problem once.
+    #[arg(long, value_name = "K/N", value_parser = parse_shard)]
+    pub shard: Option<(usize, usize)>,
+    /// Read more problem files from FILE (one path a line; `-` for standard input).
+    #[arg(long, value_name = "FILE")]
+    pub files_from: Option<PathBuf>,
+    /// Skip the problems already decided in an earlier `--format json` output (JSON lines):
+    /// those whose every twin has a verdict other than `unknown`.
+    #[arg(long, value_name = "OUT.jsonl")]
+    pub resume: Option<PathBuf>,
+}
+
+/// `K/N` with 1 <= K <= N.
+fn parse_shard(text: &str) -> Result<(usize, usize), String> {
+    let (k, n) = text
+        .split_once('/')
+        .ok_or_else(|| format!("'{text}': a shard is written K/N, e.g. 2/8"))?;
+    let k: usize = k.trim().parse().map_err(|_| format!("'{k}' is not a number"))?;
+    let n: usize = n.trim().parse().map_err(|_| format!("'{n}' is not a number"))?;
+    if n == 0 || k == 0 || k > n {
+        return Err(format!("'{text}': K/N needs 1 <= K <= N"));
+    }
+    Ok((k, n))
 }
 
 #[derive(Args, Debug, Clone)]

@@ -156,6 +156,8 @@ pub struct Problem {
     pub twins: Vec<Twin>,
     /// The stated solution, in Popeye's text format, if the file gives one.
     pub solution: Option<String>,
+    /// The YACPDB id (YAML `id`), when the file gives one.
+    pub yacpdb_id: Option<String>,
 }
 
 /// One twin ready to solve.
@@ -572,6 +574,7 @@ pub(crate) struct Draft {
     pub pockets: [Option<Kind>; 2],
     pub twins: Vec<Twin>,
     pub solution: Option<String>,
+    pub yacpdb_id: Option<String>,
 }
 
 fn join_lines(v: &[String]) -> Option<String> {
@@ -714,6 +717,7 @@ impl Draft {
             options: self.options,
             twins: self.twins,
             solution: self.solution,
+            yacpdb_id: self.yacpdb_id,
         };
         problem.twin_instances().map_err(|e| ProblemError {
             message: format!("{prefix}{}", e.message),

@@ -497,6 +497,7 @@ impl Reader<'_> {
         self.pockets(&mut d)?;
         self.twins(&mut d)?;
         d.solution = self.text_field("solution")?;
+        d.yacpdb_id = self.text_field("id")?;
         d.authors = get(self.map, "authors").map(texts).unwrap_or_default();
         d.keywords = get(self.map, "keywords").map(texts).unwrap_or_default();
         d.comments = get(self.map, "comments").map(texts).unwrap_or_default();
