@@ -677,7 +677,8 @@ fn check_cmd(a: &CheckArgs) -> i32 {
                         return true;
                     }
                     let ok = if stop.load(Ordering::Relaxed) {
-                        tx.send((seq, Outcome::NotReached(problem_place(&p)))).is_ok()
+                        tx.send((seq, Outcome::NotReached(problem_place(&p))))
+                            .is_ok()
                     } else {
                         work_tx.send((seq, p)).is_ok()
                     };

@@ -112,8 +112,14 @@ fn parse_shard(text: &str) -> Result<(usize, usize), String> {
     let (k, n) = text
         .split_once('/')
         .ok_or_else(|| format!("'{text}': a shard is written K/N, e.g. 2/8"))?;
-    let k: usize = k.trim().parse().map_err(|_| format!("'{k}' is not a number"))?;
-    let n: usize = n.trim().parse().map_err(|_| format!("'{n}' is not a number"))?;
+    let k: usize = k
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{k}' is not a number"))?;
+    let n: usize = n
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{n}' is not a number"))?;
     if n == 0 || k == 0 || k > n {
         return Err(format!("'{text}': K/N needs 1 <= K <= N"));
     }

@@ -207,3 +207,99 @@ fn help_play_twins_with_one_section_each() {
     assert!(out.contains("c) h#1: no solution"), "{out}");
     assert!(out.contains("d) h#1: sound"), "{out}");
 }
+
+/// The JSON lines of a check run, without the timings (which differ run to run).
+fn result_lines(out: &str) -> Vec<String> {
+    let mut v: Vec<String> = out
+        .lines()
+        .map(|l| {
+            let mut j: serde_json::Value =
+                serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}"));
+            j.as_object_mut().unwrap().remove("seconds");
+            for t in j["twins"].as_array_mut().unwrap() {
+                t.as_object_mut().unwrap().remove("seconds");
+            }
+            j.to_string()
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+/// Three shards together check exactly what the unsharded run checks, each problem once.
+#[test]
+fn three_shards_make_the_whole_run() {
+    let dir = common::root("problems");
+    let (_, whole, _) = chainmate(&["check", "-q", "--format", "json", &dir]);
+    let whole = result_lines(&whole);
+    assert!(whole.len() > 40, "{}", whole.len());
+    let mut union = vec![];
+    for k in 1..=3 {
+        let shard = format!("{k}/3");
+        let (_, out, _) = chainmate(&["check", "-q", "--format", "json", "--shard", &shard, &dir]);
+        let lines = result_lines(&out);
+        assert!(!lines.is_empty() && lines.len() < whole.len(), "{shard}");
+        union.extend(lines);
+    }
+    union.sort();
+    assert_eq!(union, whole);
+    let (code, _, err) = chainmate(&["check", "--shard", "4/3", &dir]);
+    assert_eq!(code, 2, "{err}");
+}
+
+/// --files-from reads the paths to check; --resume skips what an earlier run decided; every
+/// result carries its file, document index, line and YACPDB id.
+#[test]
+fn files_from_and_resume() {
+    let dir = temp_dir("resume");
+    let a = dir.join("a.yaml");
+    std::fs::write(
+        &a,
+        "---\nid: '12345'\nfen: 7k/8/6K1/8/8/8/8/1Q6 w - - 0 1\nstipulation: '#1'\nsolution: '1.Qb8#'\n\
+         ---\nfen: 7k/8/6K1/8/8/8/Q7/8 w - - 0 1\nstipulation: '#1'\nsolution: '1.Qa8#'\n",
+    )
+    .unwrap();
+    let b = dir.join("b.fen");
+    std::fs::write(&b, format!("{TRIVIAL}\n")).unwrap();
+    let list = dir.join("list.txt");
+    std::fs::write(&list, format!("{}\n\n{}\n", a.display(), b.display())).unwrap();
+    let (_, out, err) = chainmate(&[
+        "check",
+        "-q",
+        "--format",
+        "json",
+        "--files-from",
+        list.to_str().unwrap(),
+    ]);
+    let lines: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 3, "{out}{err}");
+    assert_eq!(lines[0]["yacpdb_id"], "12345");
+    assert_eq!(lines[0]["index"], 0);
+    assert_eq!(lines[1]["index"], 1);
+    assert_eq!(lines[1]["line"], 7);
+    assert!(lines[2]["file"].as_str().unwrap().ends_with("b.fen"));
+    // An earlier output that decided the first two problems, the last line cut short.
+    let earlier = dir.join("out.jsonl");
+    let mut text: String = out.lines().take(2).map(|l| format!("{l}\n")).collect();
+    text.push_str("{\"file\": \"cut");
+    std::fs::write(&earlier, text).unwrap();
+    let (_, out, _) = chainmate(&[
+        "check",
+        "-q",
+        "--format",
+        "json",
+        "--resume",
+        earlier.to_str().unwrap(),
+        "--files-from",
+        list.to_str().unwrap(),
+    ]);
+    let left: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(left.len(), 1, "{out}");
+    assert!(left[0]["file"].as_str().unwrap().ends_with("b.fen"));
+}
