@@ -809,8 +809,16 @@ fn read_path_list(list: &Path) -> Result<Vec<PathBuf>, String> {
 /// line whose twins all have a verdict other than `unknown`. Lines that are not such JSON
 /// (a line cut short when the run was killed) are passed over.
 fn decided_problems(out: &Path) -> Result<std::collections::HashSet<(String, usize)>, String> {
-    let text = std::fs::read_to_string(out).map_err(|e| format!("{}: {e}", out.display()))?;
     let mut done = std::collections::HashSet::new();
+    if !out.exists() {
+        // The first run of a resumable job: nothing is decided yet.
+        eprintln!(
+            "note: {} does not exist yet: nothing to skip",
+            out.display()
+        );
+        return Ok(done);
+    }
+    let text = std::fs::read_to_string(out).map_err(|e| format!("{}: {e}", out.display()))?;
     for line in text.lines() {
         let Ok(v) = serde_json::from_str::<serde_json::Value>(line) else {
             continue;

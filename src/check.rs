@@ -450,10 +450,17 @@ fn undecided(
             && !e.starts_with("stated line does not work")
     });
     let found = if helpish { r.lines.len() } else { r.keys.len() };
-    evidence.push(format!(
-        "not decided: the search was stopped after {:.1} s; {found} {what}(s) proven in the part searched, no cook found there, the stated {what}s not refuted there",
-        r.seconds
-    ));
+    evidence.push(if verdict == Verdict::Unstated {
+        format!(
+            "not decided: the search was stopped after {:.1} s; {found} {what}(s) proven in the part searched",
+            r.seconds
+        )
+    } else {
+        format!(
+            "not decided: the search was stopped after {:.1} s; {found} {what}(s) proven in the part searched, no cook found there, the stated {what}s not refuted there",
+            r.seconds
+        )
+    });
     Verdict::Unknown
 }
 
