@@ -38,6 +38,21 @@ pub fn run(cli: Cli) -> i32 {
         Command::Replay(a) => replay_cmd(&a),
         Command::Claim(a) => claim_cmd(&a),
         Command::VerifyClaim(a) => verify_claim_cmd(&a),
+        Command::Completions(a) => {
+            let mut cmd = <Cli as clap::CommandFactory>::command();
+            clap_complete::generate(a.shell, &mut cmd, "chainmate", &mut std::io::stdout());
+            EXIT_OK
+        }
+        Command::Man => {
+            let cmd = <Cli as clap::CommandFactory>::command();
+            match clap_mangen::Man::new(cmd).render(&mut std::io::stdout()) {
+                Ok(()) => EXIT_OK,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    EXIT_INPUT
+                }
+            }
+        }
     }
 }
 
@@ -1083,20 +1098,34 @@ fn help_duals(r: &TwinResult) -> Vec<String> {
 }
 
 fn convert_cmd(a: &ConvertArgs) -> i32 {
-    let problems = match problem::load_file(&a.file) {
+    // `-` reads standard input; its format is sniffed (Popeye's `BeginProblem`, a FEN
+    // board, or YAML).
+    let stdin_text = if a.file.as_os_str() == "-" {
+        let mut s = String::new();
+        if let Err(e) = std::io::Read::read_to_string(&mut std::io::stdin(), &mut s) {
+            eprintln!("error: stdin: {e}");
+            return EXIT_INPUT;
+        }
+        Some(s)
+    } else {
+        None
+    };
+    let loaded = match &stdin_text {
+        Some(t) => problem::parse_text("<stdin>", t, problem::Format::sniff(t)),
+        None => problem::load_file(&a.file),
+    };
+    let problems = match loaded {
         Ok(p) => p,
         Err(e) => {
             eprintln!("error: {e}");
             return EXIT_INPUT;
         }
     };
-    let ext = a
-        .file
-        .extension()
-        .and_then(|e| e.to_str())
-        .unwrap_or("")
-        .to_ascii_lowercase();
-    if matches!(ext.as_str(), "inp" | "pop") {
+    let from_popeye = match &stdin_text {
+        Some(t) => problem::Format::sniff(t) == problem::Format::Popeye,
+        None => problem::Format::from_extension(&a.file) == Some(problem::Format::Popeye),
+    };
+    if from_popeye {
         print!("{}", crate::problem::yaml::problems_to_yaml(&problems));
     } else {
         print!("{}", crate::problem::inp::problems_to_inp(&problems));

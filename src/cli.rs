@@ -33,6 +33,17 @@ pub enum Command {
     /// Re-check a claim proof written by `claim --format json` (Combo: replays every combo
     /// and every king capture step by step), independently of the solver's search.
     VerifyClaim(VerifyClaimArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell) to stdout.
+    Completions(CompletionsArgs),
+    /// Print the manual page (roff) to stdout: `chainmate man > chainmate.1`.
+    Man,
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct CompletionsArgs {
+    /// The shell.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
 }
 
 #[derive(Args, Debug, Clone)]
@@ -79,7 +90,7 @@ pub struct ReplayArgs {
 
 #[derive(Args, Debug, Clone)]
 pub struct CheckArgs {
-    /// Problem files or directories.
+    /// Problem files or directories; - reads standard input (format sniffed).
     pub files: Vec<PathBuf>,
     /// Output: text, or json (one JSON object per problem and line).
     #[arg(long, value_enum, default_value_t = Format::Text)]
@@ -128,7 +139,7 @@ fn parse_shard(text: &str) -> Result<(usize, usize), String> {
 
 #[derive(Args, Debug, Clone)]
 pub struct ConvertArgs {
-    /// A Popeye input file (.inp) or a YAML file.
+    /// A Popeye input file (.inp) or a YAML file; - reads standard input (format sniffed).
     pub file: PathBuf,
 }
 
@@ -160,7 +171,7 @@ pub struct SearchArgs {
 
 #[derive(Args, Debug, Clone)]
 pub struct SolveArgs {
-    /// Problem files or directories.
+    /// Problem files or directories; - reads standard input (format sniffed).
     pub files: Vec<PathBuf>,
     /// Solve a position given as FEN instead of a file (needs --stipulation).
     #[arg(long)]
@@ -207,7 +218,7 @@ pub struct SolveArgs {
 
 #[derive(Args, Debug, Clone)]
 pub struct ShowArgs {
-    /// Problem files or directories.
+    /// Problem files or directories; - reads standard input (format sniffed).
     pub files: Vec<PathBuf>,
 }
 

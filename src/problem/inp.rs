@@ -322,7 +322,7 @@ fn is_twin_command(text: &str) -> bool {
 /// A run of squares such as `b5e5f4`.
 pub(crate) fn square_list(ctx: &Ctx, t: &Tok) -> Result<Vec<Square>, ProblemError> {
     let text = t.text;
-    if !text.is_ascii() || text.is_empty() || !text.len().is_multiple_of(2) {
+    if !text.is_ascii() || text.is_empty() || text.len() % 2 != 0 {
         return Err(ctx.at(
             t,
             format!("bad square list '{text}' (expected squares such as e4 or b5e5f4)"),
@@ -399,7 +399,7 @@ pub(crate) enum PieceTok<'a> {
 
 fn looks_like_squares(s: &str) -> bool {
     !s.is_empty()
-        && s.len().is_multiple_of(2)
+        && s.len() % 2 == 0
         && s.as_bytes()
             .chunks(2)
             .all(|p| p[0].is_ascii_alphabetic() && p[1].is_ascii_digit())

@@ -246,8 +246,20 @@ pub fn load_file(path: &Path) -> Result<Vec<Problem>, ProblemError> {
 /// Popeye `NextProblem` section) that cannot be read is one error and the others are
 /// still returned.
 pub fn load_file_all(path: &Path) -> (Vec<Problem>, Vec<ProblemError>) {
-    let file = path.display().to_string();
-    let bytes = match std::fs::read(path) {
+    let stdin = path.as_os_str() == "-";
+    let file = if stdin {
+        "<stdin>".to_string()
+    } else {
+        path.display().to_string()
+    };
+    let read = if stdin {
+        // `-`: standard input, its format sniffed.
+        let mut b = vec![];
+        std::io::Read::read_to_end(&mut std::io::stdin(), &mut b).map(|_| b)
+    } else {
+        std::fs::read(path)
+    };
+    let bytes = match read {
         Ok(b) => b,
         Err(e) => {
             let e = ProblemError {

@@ -42,8 +42,9 @@ impl Default for Settings {
     }
 }
 
-/// Longest battle play (direct, self, reflex) the engine's tables support.
-pub const MAX_BATTLE_MOVES: u32 = 30;
+/// Longest battle play (direct, self, reflex) the engine's tables support (the readers
+/// refuse longer ones).
+pub use super::stipulation::MAX_BATTLE_MOVES;
 
 /// The position with the side that starts the stipulation to move.
 pub fn start_position(inst: &TwinInstance) -> Position {

@@ -37,8 +37,11 @@ pub struct Stipulation {
     pub half: bool,
 }
 
-/// Longest stipulation the solver accepts.
+/// Longest stipulation the solver accepts (help and series play).
 pub const MAX_MOVES: u32 = 99;
+
+/// Longest direct, self and reflex play: the table keeps one bit per length in 32 bits.
+pub const MAX_BATTLE_MOVES: u32 = 30;
 
 impl Stipulation {
     /// Parses a stipulation; the error says what is wrong. A stipulation Popeye knows
@@ -114,6 +117,11 @@ impl Stipulation {
         if moves > MAX_MOVES {
             return Err(format!(
                 "stipulation '{text}' is longer than the supported {MAX_MOVES} moves"
+            ));
+        }
+        if matches!(play, Play::Direct | Play::Self_ | Play::Reflex) && moves > MAX_BATTLE_MOVES {
+            return Err(format!(
+                "stipulation '{text}' is longer than the {MAX_BATTLE_MOVES} moves supported in direct, self and reflex play"
             ));
         }
         Ok(Stipulation {
