@@ -188,30 +188,62 @@ fn show_cmd(a: &ShowArgs) -> i32 {
         eprintln!("chainmate show: no problem files given");
         return EXIT_INPUT;
     }
-    let (problems, errors) = load_all(&a.files);
+    let (problems, mut errors) = load_all(&a.files);
+    let mut report = ShowReport {
+        schema: SCHEMA,
+        command: "show",
+        problems: vec![],
+        errors: vec![],
+    };
     for p in &problems {
-        println!(
-            "{}:{} {}",
-            p.file,
-            p.line,
-            p.title.clone().unwrap_or_default()
-        );
-        match p.twin_instances() {
-            Ok(twins) => {
-                for t in twins {
-                    if !t.label.is_empty() {
-                        println!("{})", t.label);
-                    }
-                    print!("{}", diagram(&t.position));
-                    println!("   {}  {}", t.stipulation, t.condition.name());
-                }
+        let twins = match p.twin_instances() {
+            Ok(t) => t,
+            Err(e) => {
+                errors.push(e);
+                continue;
             }
-            Err(e) => eprintln!("error: {e}"),
+        };
+        if a.format == Format::Text {
+            println!(
+                "{}:{} {}",
+                p.file,
+                p.line,
+                p.title.clone().unwrap_or_default()
+            );
+            for t in &twins {
+                if !t.label.is_empty() {
+                    println!("{})", t.label);
+                }
+                print!("{}", diagram(&t.position));
+                println!("   {}  {}", t.stipulation, t.condition.name());
+            }
+            println!();
         }
-        println!();
+        report.problems.push(ShowProblem {
+            meta: problem_meta(p),
+            twins: twins
+                .iter()
+                .map(|t| ShowTwin {
+                    twin: t.label.clone(),
+                    description: t.description.clone(),
+                    fen: t.position.to_fen(),
+                    stipulation: t.stipulation.to_string(),
+                    condition: t.condition.name(),
+                })
+                .collect(),
+        });
     }
     for e in &errors {
         eprintln!("error: {e}");
+    }
+    report.errors = errors.iter().map(|e| e.to_string()).collect();
+    match a.format {
+        Format::Json => println!(
+            "{}",
+            serde_json::to_string_pretty(&report).unwrap_or_default()
+        ),
+        Format::Yaml => print!("{}", crate::problem::yaml::to_yaml_string(&report)),
+        Format::Text => {}
     }
     if errors.is_empty() {
         EXIT_OK
@@ -221,15 +253,83 @@ fn show_cmd(a: &ShowArgs) -> i32 {
 }
 
 #[derive(Serialize)]
+struct ShowReport {
+    schema: &'static str,
+    command: &'static str,
+    problems: Vec<ShowProblem>,
+    /// Input errors, as printed on stderr (file, line, what is wrong).
+    errors: Vec<String>,
+}
+
+#[derive(Serialize)]
+struct ShowProblem {
+    #[serde(flatten)]
+    meta: ProblemMeta,
+    twins: Vec<ShowTwin>,
+}
+
+#[derive(Serialize)]
+struct ShowTwin {
+    twin: String,
+    /// What the twin changed, as Popeye prints it.
+    description: String,
+    fen: String,
+    stipulation: String,
+    condition: &'static str,
+}
+
+#[derive(Serialize)]
 struct ProblemReport {
-    name: String,
-    file: String,
+    #[serde(flatten)]
+    meta: ProblemMeta,
     twins: Vec<TwinResult>,
 }
 
 #[derive(Serialize)]
 struct Report {
+    schema: &'static str,
+    command: &'static str,
     problems: Vec<ProblemReport>,
+}
+
+/// The version of the JSON and YAML output; `docs/schema.json` describes it and
+/// `docs/solving.md` says what a change of it means.
+pub const SCHEMA: &str = "chainmate/1";
+
+/// Where a problem comes from and what it is, in every JSON/YAML output.
+#[derive(Serialize, Clone)]
+struct ProblemMeta {
+    file: String,
+    /// 1-based line where the problem starts.
+    line: usize,
+    /// 0-based index of the problem (document) in its file.
+    index: usize,
+    name: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    title: Option<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    authors: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    source: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    award: Option<String>,
+    /// The YACPDB id, when the file gives one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    yacpdb_id: Option<String>,
+}
+
+fn problem_meta(p: &Problem) -> ProblemMeta {
+    ProblemMeta {
+        file: p.file.clone(),
+        line: p.line,
+        index: p.index,
+        name: problem_name(p),
+        title: p.title.clone(),
+        authors: p.authors.clone(),
+        source: p.source.clone(),
+        award: p.award.clone(),
+        yacpdb_id: p.yacpdb_id.clone(),
+    }
 }
 
 /// The search settings with the machine's limits applied: more threads than cores are
@@ -358,7 +458,11 @@ fn solve_cmd(a: &SolveArgs) -> i32 {
     }
     let style = if a.short { Style::Short } else { Style::Long };
     let show_bar = !search.quiet && std::io::stderr().is_terminal();
-    let mut report = Report { problems: vec![] };
+    let mut report = Report {
+        schema: SCHEMA,
+        command: "solve",
+        problems: vec![],
+    };
     let stdout = std::io::stdout();
     for p in &problems {
         let twins = match p.twin_instances() {
@@ -442,8 +546,7 @@ fn solve_cmd(a: &SolveArgs) -> i32 {
             }
         }
         report.problems.push(ProblemReport {
-            name: problem_name(p),
-            file: p.file.clone(),
+            meta: problem_meta(p),
             twins: results,
         });
         if stop.load(Ordering::Relaxed) {
@@ -517,7 +620,9 @@ fn perft_cmd(a: &PerftArgs) -> i32 {
         }
     };
     let rules = rules_for(cond, &pos);
-    if a.divide && a.depth > 0 && cond == Condition::Combo {
+    // Each first move with its count (--divide), then the total.
+    let mut divide: Vec<PerftMove> = vec![];
+    let total = if a.divide && a.depth > 0 && cond == Condition::Combo {
         // Combos are printed from the walk's own paths (replaying each one would cost a
         // generation per move), without check signs.
         use crate::rules::combo;
@@ -528,39 +633,84 @@ fn perft_cmd(a: &PerftArgs) -> i32 {
             }
             let n = perft(&rules, &child, a.depth - 1);
             total += n;
-            println!("{} {n}", combo::steps_text(&pos, &rules, &steps, true));
+            divide.push(PerftMove {
+                r#move: combo::steps_text(&pos, &rules, &steps, true),
+                nodes: n,
+            });
         }
-        println!("Nodes searched: {total}");
+        total
     } else if a.divide && a.depth > 0 {
         let mut total = 0;
         for (m, child) in rules.legal_moves(&pos) {
             let n = perft(&rules, &child, a.depth - 1);
             total += n;
-            println!("{} {n}", move_text(&rules, &pos, m, &child, Style::Long));
+            divide.push(PerftMove {
+                r#move: move_text(&rules, &pos, m, &child, Style::Long),
+                nodes: n,
+            });
         }
-        println!("Nodes searched: {total}");
+        total
     } else if a.game_start {
-        println!(
-            "Nodes searched: {}",
-            crate::rules::perft_game_start(&rules, &pos, a.depth)
-        );
+        crate::rules::perft_game_start(&rules, &pos, a.depth)
     } else {
-        println!("Nodes searched: {}", perft(&rules, &pos, a.depth));
+        perft(&rules, &pos, a.depth)
+    };
+    match a.format {
+        Format::Text => {
+            let mut out = std::io::stdout().lock();
+            for d in &divide {
+                let _ = writeln!(out, "{} {}", d.r#move, d.nodes);
+            }
+            let _ = writeln!(out, "Nodes searched: {total}");
+        }
+        _ => {
+            let report = PerftReport {
+                schema: SCHEMA,
+                command: "perft",
+                fen: pos.to_fen(),
+                condition: cond.name(),
+                depth: a.depth,
+                nodes: total,
+                divide,
+            };
+            if a.format == Format::Json {
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&report).unwrap_or_default()
+                );
+            } else {
+                print!("{}", crate::problem::yaml::to_yaml_string(&report));
+            }
+        }
     }
-    let _ = EXIT_FAILED;
     EXIT_OK
 }
 
 #[derive(Serialize)]
+struct PerftReport {
+    schema: &'static str,
+    command: &'static str,
+    fen: String,
+    condition: &'static str,
+    depth: u32,
+    nodes: u64,
+    /// With --divide: each first move and its count.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    divide: Vec<PerftMove>,
+}
+
+#[derive(Serialize)]
+struct PerftMove {
+    r#move: String,
+    nodes: u64,
+}
+
+#[derive(Serialize)]
 struct CheckReport {
-    file: String,
-    line: usize,
-    /// 0-based index of the problem (document) in its file.
-    index: usize,
-    /// The YACPDB id, when the file gives one.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    yacpdb_id: Option<String>,
-    name: String,
+    schema: &'static str,
+    command: &'static str,
+    #[serde(flatten)]
+    meta: ProblemMeta,
     twins: Vec<TwinVerdict>,
     duals: Vec<String>,
     short_variations: Vec<String>,
@@ -905,11 +1055,9 @@ fn check_problem(
         verdicts.push(v);
     }
     Ok(CheckReport {
-        file: p.file.clone(),
-        line: p.line,
-        index: p.index,
-        yacpdb_id: p.yacpdb_id.clone(),
-        name: problem_name(p),
+        schema: SCHEMA,
+        command: "check",
+        meta: problem_meta(p),
         twins: verdicts,
         duals,
         short_variations: short,
@@ -1001,8 +1149,10 @@ impl CheckSummary {
                 _ => {}
             }
         }
-        self.slowest
-            .push((r.seconds, format!("{}:{} {}", r.file, r.line, r.name)));
+        self.slowest.push((
+            r.seconds,
+            format!("{}:{} {}", r.meta.file, r.meta.line, r.meta.name),
+        ));
         self.slowest
             .sort_by(|x, y| y.0.partial_cmp(&x.0).unwrap_or(std::cmp::Ordering::Equal));
         self.slowest.truncate(5);
@@ -1017,8 +1167,8 @@ impl CheckSummary {
                 out.push_str(&crate::problem::yaml::to_yaml_string(r));
             }
             Format::Text => {
-                out.push_str(&format!("{}:{} {}", r.file, r.line, r.name));
-                if let Some(id) = &r.yacpdb_id {
+                out.push_str(&format!("{}:{} {}", r.meta.file, r.meta.line, r.meta.name));
+                if let Some(id) = &r.meta.yacpdb_id {
                     out.push_str(&format!(" (YACPDB {id})"));
                 }
                 out.push('\n');
@@ -1308,6 +1458,11 @@ impl GameClock {
 #[derive(Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ClaimProof {
+    /// The output version (absent in proofs written before it was introduced).
+    #[serde(default = "schema_version")]
+    schema: String,
+    #[serde(default = "claim_command")]
+    command: String,
     fen: String,
     condition: String,
     claimant: String,
@@ -1321,6 +1476,14 @@ struct ClaimProof {
     /// Combo, claim holds: every distinct combo of the claimant with a king capture.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     refutations: Vec<ComboRefutation>,
+}
+
+fn schema_version() -> String {
+    SCHEMA.into()
+}
+
+fn claim_command() -> String {
+    "claim".into()
 }
 
 #[derive(Serialize, serde::Deserialize)]
@@ -1337,6 +1500,8 @@ fn combo_claim(pos: &Position, rules: &Rules) -> ClaimProof {
     use crate::rules::combo;
     let us = pos.side;
     let mut proof = ClaimProof {
+        schema: SCHEMA.into(),
+        command: "claim".into(),
         fen: pos.to_fen(),
         condition: "combo".into(),
         claimant: us.to_string(),
@@ -1435,6 +1600,8 @@ fn claim_cmd(a: &ClaimArgs) -> i32 {
         let first = rules.legal_moves(&pos).into_iter().next();
         let safe_move = first.map(|(m, c)| move_text(&rules, &pos, m, &c, Style::Long));
         ClaimProof {
+            schema: SCHEMA.into(),
+            command: "claim".into(),
             fen: pos.to_fen(),
             condition: cond.name().to_string(),
             claimant: pos.side.to_string(),
@@ -1526,6 +1693,13 @@ fn verify_claim_cmd(a: &VerifyClaimArgs) -> i32 {
             return EXIT_INPUT;
         }
     };
+    if proof.schema != SCHEMA || proof.command != "claim" {
+        eprintln!(
+            "error: {name}: a proof of schema '{}' and command '{}'; this chainmate reads '{SCHEMA}' claim proofs",
+            proof.schema, proof.command
+        );
+        return EXIT_INPUT;
+    }
     let pos = match Position::from_fen(&proof.fen) {
         Ok(p) => p,
         Err(e) => {

@@ -44,6 +44,8 @@ impl Verdict {
 #[derive(Clone, Debug, Serialize)]
 pub struct TwinVerdict {
     pub twin: String,
+    /// The twin's diagram as FEN.
+    pub fen: String,
     pub stipulation: String,
     pub verdict: Verdict,
     pub evidence: Vec<String>,
@@ -410,6 +412,7 @@ pub fn check_twin(
     };
     let v = TwinVerdict {
         twin: t.label.clone(),
+        fen: r.fen.clone(),
         stipulation: t.stipulation.to_string(),
         verdict,
         evidence,

@@ -220,6 +220,9 @@ pub struct SolveArgs {
 pub struct ShowArgs {
     /// Problem files or directories; - reads standard input (format sniffed).
     pub files: Vec<PathBuf>,
+    /// Output: text, json or yaml.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
 }
 
 #[derive(Args, Debug, Clone)]
@@ -240,4 +243,7 @@ pub struct PerftArgs {
     /// use the pocket on the first move).
     #[arg(long)]
     pub game_start: bool,
+    /// Output: text, json or yaml.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
 }

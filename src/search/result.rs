@@ -124,6 +124,8 @@ pub struct TryInfo {
 #[derive(Clone, Debug, Serialize)]
 pub struct TwinResult {
     pub twin: String,
+    /// The twin's diagram as FEN (as given, before the starting side is set).
+    pub fen: String,
     pub stipulation: String,
     pub condition: String,
     pub keys: Vec<MoveInfo>,

@@ -90,6 +90,7 @@ pub fn solve_twin(inst: &TwinInstance, rules: &Rules, settings: &Settings) -> Tw
     let pos = start_position(inst);
     let mut result = TwinResult {
         twin: inst.label.clone(),
+        fen: inst.position.to_fen(),
         stipulation: stip.to_string(),
         condition: inst.condition.name().to_string(),
         keys: vec![],
