@@ -415,6 +415,25 @@ fn merged_options(p: &Problem, a: &SolveArgs) -> problem::Options {
     o
 }
 
+/// Popeye's `Protocol FILE`: the problem's text output is appended to FILE (Popeye keeps
+/// the protocol open from that problem on; chainmate writes each problem's own output).
+fn write_protocol(file: &str, text: &str, errors: &mut Vec<ProblemError>) {
+    use std::fs::OpenOptions;
+    let r = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(file)
+        .and_then(|mut f| f.write_all(text.as_bytes()));
+    if let Err(e) = r {
+        errors.push(ProblemError {
+            file: file.to_string(),
+            line: None,
+            column: None,
+            message: format!("Protocol: cannot write: {e}"),
+        });
+    }
+}
+
 fn rules_for(condition: Condition, pos: &Position) -> Rules {
     let kinds: Vec<Kind> = (0..64u8).filter_map(|s| pos.board.kind_at(s)).collect();
     Rules::new(condition).with_fairy_promotions(kinds)
@@ -464,6 +483,9 @@ fn solve_cmd(a: &SolveArgs) -> i32 {
         problems: vec![],
     };
     let stdout = std::io::stdout();
+    // Popeye's `MaxTime N` stops one problem; the run's stop (time limit, Ctrl-C) too.
+    let watchdog = Watchdog::new(1, stop.clone());
+    let mut intelligent_noted = false;
     for p in &problems {
         let twins = match p.twin_instances() {
             Ok(t) => t,
@@ -473,6 +495,15 @@ fn solve_cmd(a: &SolveArgs) -> i32 {
             }
         };
         let options = merged_options(p, a);
+        if options.intelligent && !intelligent_noted {
+            intelligent_noted = true;
+            eprintln!(
+                "note: option Intelligent accepted: chainmate's search is exhaustive and finds \
+                 every solution anyway"
+            );
+        }
+        let problem_stop = watchdog.start(0, options.max_time.map(f64::from));
+        let mut protocol = String::new();
         let mut results = vec![];
         for t in &twins {
             let rules = rules_for(t.condition, &t.position);
@@ -497,7 +528,7 @@ fn solve_cmd(a: &SolveArgs) -> i32 {
                 options: options.clone(),
                 threads: 0,
                 hash_mb: search.hash,
-                stop: stop.clone(),
+                stop: problem_stop.clone(),
                 progress: Some(progress),
             };
             let r = solve_twin(t, &rules, &settings);
@@ -530,8 +561,19 @@ fn solve_cmd(a: &SolveArgs) -> i32 {
                         out.push('\n');
                     }
                 }
+                for (label, text) in &p.twin_remarks {
+                    if *label == t.label {
+                        out.push_str(text);
+                        out.push('\n');
+                    }
+                }
                 out.push_str(&twin_header(t));
+                for line in &r.move_numbers {
+                    out.push_str(line);
+                    out.push('\n');
+                }
                 out.push_str(&twin_text(&r, style));
+                protocol.push_str(&out);
                 let mut lock = stdout.lock();
                 let _ = lock.write_all(out.as_bytes());
                 let _ = lock.flush();
@@ -541,9 +583,15 @@ fn solve_cmd(a: &SolveArgs) -> i32 {
         if a.format == Format::Text {
             if results.iter().any(|r| r.partial) {
                 println!("Partial solution\n\n");
+                protocol.push_str("Partial solution\n\n\n");
             } else {
                 println!("solution finished.\n\n");
+                protocol.push_str("solution finished.\n\n\n");
             }
+        }
+        watchdog.finish(0);
+        if let Some(file) = &p.protocol {
+            write_protocol(file, &protocol, &mut input_errors);
         }
         report.problems.push(ProblemReport {
             meta: problem_meta(p),
@@ -553,6 +601,7 @@ fn solve_cmd(a: &SolveArgs) -> i32 {
             break;
         }
     }
+    watchdog.close();
     match a.format {
         Format::Json => println!(
             "{}",
@@ -881,7 +930,11 @@ fn check_cmd(a: &CheckArgs) -> i32 {
                     let outcome = if stop.load(Ordering::Relaxed) {
                         Outcome::NotReached(problem_place(&p))
                     } else {
-                        let problem_stop = watchdog.start(w, search.time_limit);
+                        let limit = match (search.time_limit, p.options.max_time) {
+                            (Some(t), Some(m)) => Some(t.min(f64::from(m))),
+                            (t, m) => t.or(m.map(f64::from)),
+                        };
+                        let problem_stop = watchdog.start(w, limit);
                         let r = check_problem(&p, a, hash_each, &problem_stop);
                         watchdog.finish(w);
                         match r {

@@ -645,7 +645,7 @@ fn fen_fairy(code: &str) -> Result<Piece, String> {
             "fairy piece code '({code})' must be all upper case (White) or all lower case (Black)"
         ));
     };
-    let kind = Kind::from_code(code).ok_or(format!("unknown piece code '({code})'"))?;
+    let kind = Kind::from_input_code(code).ok_or(format!("unknown piece code '({code})'"))?;
     Ok(Piece::new(color, kind))
 }
 

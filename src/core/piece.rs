@@ -284,11 +284,27 @@ impl Kind {
         let up = code.to_ascii_uppercase();
         ALL_KINDS.iter().copied().find(|k| k.code() == up)
     }
+    /// A code as a reader accepts it: chainmate's own code, or one of Popeye's codes for
+    /// the same movement ([`INPUT_ALIASES`]). Only input: [`Kind::code`] stays chainmate's.
+    pub fn from_input_code(code: &str) -> Option<Kind> {
+        Kind::from_code(code).or_else(|| {
+            INPUT_ALIASES
+                .iter()
+                .find(|(c, _)| c.eq_ignore_ascii_case(code))
+                .map(|&(_, k)| k)
+        })
+    }
     #[inline]
     pub const fn is_orthodox(self) -> bool {
         (self as u8) <= Kind::King as u8
     }
 }
+
+/// Popeye's codes for pieces chainmate writes with codes of its own (read, never written):
+/// Popeye's waran `WA` (rook + nightrider) is chainmate's `NR`, its elephant `ET` (queen +
+/// nightrider) chainmate's `NQ`.
+pub const INPUT_ALIASES: &[(&str, Kind)] =
+    &[("WA", Kind::RookNightrider), ("ET", Kind::QueenNightrider)];
 
 /// A coloured piece.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -336,5 +352,10 @@ mod tests {
         assert_eq!(Kind::from_code("n"), Some(Kind::Nightrider));
         assert_eq!(Kind::from_code("am"), Some(Kind::Amazon));
         assert_eq!(Kind::from_code("X"), None);
+        assert_eq!(Kind::from_input_code("wa"), Some(Kind::RookNightrider));
+        assert_eq!(Kind::from_input_code("ET"), Some(Kind::QueenNightrider));
+        assert_eq!(Kind::from_input_code("am"), Some(Kind::Amazon));
+        assert_eq!(Kind::from_code("WA"), None);
+        assert_eq!(Kind::RookNightrider.code(), "NR");
     }
 }

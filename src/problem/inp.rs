@@ -2,7 +2,7 @@
 //! case-insensitive, with Popeye's unique-prefix abbreviations (`stip`, `opt`, `endp`).
 //!
 //! Supported: `BeginProblem` / `EndProblem` / `NextProblem`, `Author`, `Origin`, `Title`,
-//! `Award`, `Remark` (free text to the end of the line), `Protocol` (ignored), `Pieces`,
+//! `Award`, `Remark` (free text to the end of the line), `Protocol FILE`, `Pieces`,
 //! `Forsyth`, `InitialGameArray`, `Stipulation`, `Condition`, `Option`, `Twin` and
 //! `ZeroPosition` with the twinning commands `Move`, `Exchange`, `Remove`, `Add`,
 //! `Substitute`, `Rotate`, `Mirror`, `Shift`, `Stipulation`, `Condition`, `PolishType` and
@@ -98,6 +98,18 @@ impl<'a> Lexer<'a> {
             .peek_char()
             .is_some_and(|c| matches!(c, ' ' | '\t' | ';' | '.' | ','))
         {
+            self.bump();
+        }
+        let start = self.pos;
+        while self.peek_char().is_some_and(|c| c != '\n') {
+            self.bump();
+        }
+        self.src[start..self.pos].trim().to_string()
+    }
+
+    /// The rest of the line with only blanks skipped before it (a file name: `./x`).
+    pub fn rest_of_line_raw(&mut self) -> String {
+        while self.peek_char().is_some_and(|c| matches!(c, ' ' | '\t')) {
             self.bump();
         }
         let start = self.pos;
@@ -692,13 +704,14 @@ pub(crate) fn parse_option_list<'a>(
                 o.intelligent = true;
                 optional_number(lx);
             }
-            "MoveNumbers" | "SuppressGrid" | "WriteGrid" | "KeepMatingPiece" => {}
+            "MoveNumbers" => o.move_numbers = true,
+            // Accepted without effect, for a documented reason: chainmate prints no grid
+            // (it has no grid chess, where Popeye draws one), and makes no sound.
+            "SuppressGrid" => {}
             "Beep" => {
                 optional_number(lx);
             }
-            "MaxTime" => {
-                number(lx, ctx, &t, "MaxTime")?;
-            }
+            "MaxTime" => o.max_time = Some(number(lx, ctx, &t, "MaxTime")?),
             "EnPassant" => {
                 let Some(s) = lx.next_tok() else {
                     return Err(ctx.at(
@@ -1279,7 +1292,11 @@ fn body_command<'a>(
         "Title" => d.title.push(lx.rest_of_line()),
         "Award" => d.award = Some(lx.rest_of_line()),
         "Protocol" => {
-            lx.rest_of_line();
+            let file = lx.rest_of_line_raw();
+            if file.is_empty() {
+                return Err(ctx.at(t, "Protocol needs a file name"));
+            }
+            d.protocol = Some(file);
         }
         "Pieces" => return parse_piece_list(lx, ctx, &mut d.placements, true, false, t),
         "Condition" => {
@@ -1355,8 +1372,15 @@ fn parse_twins<'a>(
             };
             match classify(n.text) {
                 Class::Body("Remark") => {
-                    // A remark between twins: Popeye prints it; chainmate ignores it.
-                    lx.rest_of_line();
+                    // A remark between twins: Popeye prints it as it reads it, before
+                    // solving the twin whose commands it follows.
+                    let text = lx.rest_of_line();
+                    let label = d
+                        .twins
+                        .last()
+                        .map(|tw| tw.label.clone())
+                        .unwrap_or_default();
+                    d.twin_remarks.push((label, text.trim().to_string()));
                     tok = lx.next_tok();
                 }
                 Class::End("EndProblem") => return Ok((d, End::End)),

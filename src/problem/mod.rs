@@ -67,8 +67,13 @@ pub struct Options {
     pub short_variations_off: bool,
     /// `NoBoard`: do not print the diagram.
     pub no_board: bool,
-    /// `Intelligent`: accepted and ignored (the search is exhaustive anyway).
+    /// `Intelligent`: accepted with a note on stderr (the search is exhaustive anyway).
     pub intelligent: bool,
+    /// `MaxTime N`: stop solving this problem after N seconds (as `--time-limit`, the
+    /// smaller of the two wins).
+    pub max_time: Option<u32>,
+    /// `MoveNumbers`: Popeye's progress lines, one per first move.
+    pub move_numbers: bool,
 }
 
 impl Default for Options {
@@ -84,6 +89,8 @@ impl Default for Options {
             short_variations_off: false,
             no_board: false,
             intelligent: false,
+            max_time: None,
+            move_numbers: false,
         }
     }
 }
@@ -147,6 +154,11 @@ pub struct Problem {
     pub comments: Vec<String>,
     /// Popeye `Remark` text (echoed by `solve` before the solution).
     pub remark: Option<String>,
+    /// Popeye `Remark` lines written after a twin's commands: (twin label, text). `solve`
+    /// echoes them before that twin's solution, where Popeye prints them.
+    pub twin_remarks: Vec<(String, String)>,
+    /// Popeye `Protocol FILE`: `solve` writes this problem's text output to FILE too.
+    pub protocol: Option<String>,
     /// The diagram. Side to move is White; the solver derives who starts from the
     /// stipulation. Castling rights and the en-passant square are as the file says.
     pub position: Position,
@@ -337,7 +349,7 @@ pub fn known_piece_codes() -> String {
 /// Parses a piece code (Popeye's codes, case-insensitive). The error names the code, says
 /// when it is a Popeye piece chainmate does not support, and reminds that the knight is S.
 pub fn parse_piece_code(code: &str) -> Result<Kind, String> {
-    if let Some(k) = Kind::from_code(code) {
+    if let Some(k) = Kind::from_input_code(code) {
         return Ok(k);
     }
     let known = known_piece_codes();
@@ -572,6 +584,8 @@ pub(crate) struct Draft {
     pub keywords: Vec<String>,
     pub comments: Vec<String>,
     pub remark: Vec<String>,
+    pub twin_remarks: Vec<(String, String)>,
+    pub protocol: Option<String>,
     pub placements: Vec<PiecePlacement>,
     pub fen: Option<FenDiagram>,
     pub stipulation: Option<Stipulation>,
@@ -723,6 +737,8 @@ impl Draft {
             keywords: self.keywords,
             comments: self.comments,
             remark: join_lines(&self.remark),
+            twin_remarks: self.twin_remarks,
+            protocol: self.protocol,
             position,
             stipulation,
             condition,
@@ -1173,6 +1189,12 @@ impl Problem {
         }
         if o.intelligent {
             v.push("Intelligent".into());
+        }
+        if let Some(t) = o.max_time {
+            v.push(format!("MaxTime {t}"));
+        }
+        if o.move_numbers {
+            v.push("MoveNumbers".into());
         }
         v
     }

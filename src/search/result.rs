@@ -155,4 +155,8 @@ pub struct TwinResult {
     pub seconds: f64,
     /// Problems found before solving (e.g. the side not to move is in check).
     pub notes: Vec<String>,
+    /// Popeye `MoveNumbers` lines (`  1  (Ke1-e2 )`), one per first move in generation
+    /// order; empty without the option.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub move_numbers: Vec<String>,
 }

@@ -9,6 +9,7 @@ use super::tree;
 use super::tt::Tt;
 use crate::core::Color;
 use crate::moves::Move;
+use crate::output::notation::Style;
 use crate::position::Position;
 use crate::problem::{Options, TwinInstance};
 use crate::rules::Rules;
@@ -111,6 +112,7 @@ pub fn solve_twin(inst: &TwinInstance, rules: &Rules, settings: &Settings) -> Tw
         nodes: 0,
         seconds: 0.0,
         notes: vec![],
+        move_numbers: vec![],
     };
     if rules.other_side_in_check(&pos) {
         result
@@ -118,6 +120,21 @@ pub fn solve_twin(inst: &TwinInstance, rules: &Rules, settings: &Settings) -> Tw
             .push("the side not to move is in check: illegal position".into());
         result.seconds = started.elapsed().as_secs_f64();
         return result;
+    }
+    if settings.options.move_numbers {
+        // Popeye's MoveNumbers lines, in generation order (the same for every thread
+        // count): the number and the first move, with "+" when it checks.
+        let roots = rules.legal_moves(&pos);
+        let quiet = rules.without_stop();
+        result.move_numbers = roots
+            .iter()
+            .enumerate()
+            .map(|(i, (m, child))| {
+                let check = if quiet.in_check(child) { " +" } else { "" };
+                let body = crate::output::notation::move_body(&quiet, &pos, *m, Style::Long);
+                format!("{:3}  ({body}{check} )", i + 1)
+            })
+            .collect();
     }
     let mut search = || match stip.play {
         Play::Direct | Play::Self_ | Play::Reflex => {
@@ -198,11 +215,11 @@ fn passed_position(engine: &Engine, pos: &Position, out: &mut TwinResult) -> Opt
     Some(passed)
 }
 
-/// Keeps at most `max` solutions; true when some were cut (Popeye then prints
-/// "Partial solution").
+/// Keeps at most `max` solutions; true when the limit was reached (Popeye stops at the
+/// Nth solution and then prints "Partial solution", whether or not more exist).
 fn limit<T>(v: &mut Vec<T>, max: Option<u32>) -> bool {
     match max {
-        Some(m) if v.len() > m as usize => {
+        Some(m) if v.len() >= m as usize => {
             v.truncate(m as usize);
             true
         }
@@ -438,6 +455,14 @@ fn solve_battle(
     let mut ctx = Ctx::new();
     let mut shortest = n;
     for ((m, child), (refs, len, decided)) in roots.iter().zip(analysed) {
+        // MaxSolutions: Popeye stops solving at the Nth key and calls the solution partial.
+        if opts
+            .max_solutions
+            .is_some_and(|max| out.keys.len() >= max as usize)
+        {
+            out.partial = true;
+            break;
+        }
         // A move that fails without a defence to name is neither key nor try.
         let (true, Some(refs)) = (decided, refs) else {
             continue;
@@ -468,6 +493,12 @@ fn solve_battle(
                 refutations,
             });
         }
+    }
+    if opts
+        .max_solutions
+        .is_some_and(|max| out.keys.len() >= max as usize)
+    {
+        out.partial = true;
     }
     if opts.set_play && passed_position(engine, pos, out).is_some() {
         out.set_play = tree::set_play(engine, &mut ctx, battle, pos, n, opts);
