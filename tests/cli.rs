@@ -467,3 +467,27 @@ fn tatarstan_replay() {
         "{out}"
     );
 }
+
+/// A YAML key outside the YACPDB schema stops `solve` with exit 2, naming the file, the
+/// line and the key, and suggesting the nearest known key.
+#[test]
+fn yaml_key_typos_are_input_errors() {
+    for (file, line, hint) in [
+        (
+            "option_typo.yaml",
+            5,
+            "unknown key 'option' (did you mean 'options'?)",
+        ),
+        (
+            "twin_typo.yaml",
+            6,
+            "unknown key 'twin' (did you mean 'twins'?)",
+        ),
+    ] {
+        let path = root(&format!("tests/data/yaml_keys/{file}"));
+        let (code, _, stderr) = chainmate(&["solve", "-q", &path]);
+        assert_eq!(code, 2, "{stderr}");
+        assert!(stderr.contains(&format!("{path}:{line}:1: ")), "{stderr}");
+        assert!(stderr.contains(hint), "{stderr}");
+    }
+}
