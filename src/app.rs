@@ -8,7 +8,7 @@ use crate::cli::{
 };
 use crate::core::Kind;
 use crate::output::notation::{Style, move_text};
-use crate::output::text::{diagram, twin_header, twin_text};
+use crate::output::text::{Meta, diagram, meta_lines, stipulation_lines, twin_header, twin_text};
 use crate::position::Position;
 use crate::problem::{self, Problem, ProblemError};
 use crate::rules::{Condition, Rules, perft};
@@ -215,7 +215,15 @@ fn show_cmd(a: &ShowArgs) -> i32 {
                     println!("{})", t.label);
                 }
                 print!("{}", diagram(&t.position));
-                println!("   {}  {}", t.stipulation, t.condition.name());
+                print!(
+                    "{}",
+                    stipulation_lines(
+                        &t.position,
+                        &t.stipulation.to_string(),
+                        p.options.threat,
+                        t.condition
+                    )
+                );
             }
             println!();
         }
@@ -397,6 +405,38 @@ fn problem_name(p: &Problem) -> String {
     name
 }
 
+/// What `solve` prints above a problem's solution: a line naming the problem and its
+/// file (chainmate's, so that every solution can be matched to its file), then Popeye's
+/// header: a blank line, the `Author`/`Origin`/`Award`/`Title` lines centred, and the
+/// board (with `NoBoard`: neither the blank lines nor the board), the stipulation line
+/// with the piece count `W + B`, and the condition.
+fn problem_header(
+    p: &Problem,
+    pos: &crate::position::Position,
+    stip: &str,
+    cond: crate::rules::Condition,
+    threat: Option<u32>,
+    board: bool,
+) -> String {
+    let mut out = format!("{}  {}\n", problem_name(p), p.file);
+    let meta = Meta {
+        authors: &p.authors,
+        source: p.source.as_deref(),
+        award: p.award.as_deref(),
+        title: p.title.as_deref(),
+    };
+    if board {
+        out.push('\n');
+    }
+    out.push_str(&meta_lines(&meta));
+    if board {
+        out.push('\n');
+        out.push_str(&diagram(pos));
+    }
+    out.push_str(&stipulation_lines(pos, stip, threat, cond));
+    out
+}
+
 fn merged_options(p: &Problem, a: &SolveArgs) -> problem::Options {
     let mut o = p.options.clone();
     o.tries |= a.tries;
@@ -544,16 +584,19 @@ fn solve_cmd(a: &SolveArgs) -> i32 {
                     // Popeye: a blank line before the first twin's line, and Popeye's
                     // `zeroposition` line before the twins of a zero position.
                     let zero = p.has_zero_position();
-                    if !options.no_board {
-                        let (pos, stip, cond) = if zero {
-                            (&p.position, p.stipulation, p.condition)
-                        } else {
-                            (&t.position, t.stipulation, t.condition)
-                        };
-                        out.push_str(&format!("{}  {}\n", problem_name(p), p.file));
-                        out.push_str(&diagram(pos));
-                        out.push_str(&format!("   {}  {}\n", stip, cond.name()));
-                    }
+                    let (pos, stip, cond) = if zero {
+                        (&p.position, p.stipulation, p.condition)
+                    } else {
+                        (&t.position, t.stipulation, t.condition)
+                    };
+                    out.push_str(&problem_header(
+                        p,
+                        pos,
+                        &stip.to_string(),
+                        cond,
+                        options.threat,
+                        !options.no_board,
+                    ));
                     if zero {
                         out.push_str("\nzeroposition\n\n");
                     }

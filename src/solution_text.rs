@@ -18,7 +18,9 @@
 //!   `  1.Rh2-f2 0-0-0 +   2.Kd3-e2 Rh1-e1 #`.
 //!
 //! Everything else (blank lines, `solution finished.`, the echoed `Remark`,
-//! board diagrams, `Time = ...`) is skipped; twin headers such as `a) ...`
+//! a problem's header: its name, author, source and title lines, the board and the
+//! stipulation line with the piece count (`  #2   6 + 3`) with the condition lines
+//! under it, `Time = ...`) is skipped; twin headers such as `a) ...`
 //! are recorded.
 //!
 //! Normalisation: whitespace is collapsed, a stand-alone check / mate /
@@ -212,6 +214,60 @@ struct Frame {
     threat_marker: bool,
 }
 
+/// Popeye's stipulation line under the board: two spaces, the stipulation, and the
+/// piece count (`  #2                          6 + 3`, `... 2 + 2 + 1n`).
+fn is_piece_count_line(line: &str) -> bool {
+    let Some(rest) = line.strip_prefix("  ") else {
+        return false;
+    };
+    let tokens: Vec<&str> = rest.split_whitespace().collect();
+    if rest.starts_with(' ') || tokens.len() < 4 || split_number(tokens[0]).is_some() {
+        return false;
+    }
+    let n = tokens.len();
+    let num = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
+    let neutral = |t: &str| t.strip_suffix('n').is_some_and(num);
+    (num(tokens[n - 3]) && tokens[n - 2] == "+" && num(tokens[n - 1]))
+        || (n >= 6
+            && num(tokens[n - 5])
+            && tokens[n - 4] == "+"
+            && num(tokens[n - 3])
+            && tokens[n - 2] == "+"
+            && neutral(tokens[n - 1]))
+}
+
+/// Which lines belong to a problem's header (its name, author, source, award and title
+/// lines, the board, the stipulation line with the piece count and the condition lines
+/// under it): everything from the start of the problem (the text's start, or the line
+/// after `solution finished.` / `Partial solution`) to the piece-count line, and the
+/// lines up to the next blank line or twin label (`a) diagram`). A problem printed without the header (Popeye's
+/// `NoBoard`) has no piece-count line and nothing of it is taken for a header.
+fn header_lines(lines: &[&str]) -> Vec<bool> {
+    let mut header = vec![false; lines.len()];
+    let mut start = 0;
+    let mut i = 0;
+    while i < lines.len() {
+        let t = lines[i].trim();
+        if t == "solution finished." || t == "Partial solution" {
+            start = i + 1;
+        } else if is_piece_count_line(lines[i].trim_end()) {
+            let mut end = i + 1;
+            while end < lines.len()
+                && !lines[end].trim().is_empty()
+                && twin_label(lines[end].trim_end()).is_none()
+            {
+                end += 1;
+            }
+            header[start..end].iter_mut().for_each(|h| *h = true);
+            start = end;
+            i = end;
+            continue;
+        }
+        i += 1;
+    }
+    header
+}
+
 /// Parses a text in Popeye's output format.  Never fails: unrecognised lines
 /// end up in [`Parsed::ignored`].
 pub fn parse(text: &str) -> Parsed {
@@ -220,8 +276,14 @@ pub fn parse(text: &str) -> Parsed {
     let mut in_but = false;
     let mut twin: Option<usize> = None;
 
-    for raw in text.lines() {
+    let all: Vec<&str> = text.lines().collect();
+    let header = header_lines(&all);
+    for (i, raw) in all.iter().enumerate() {
         let line = raw.trim_end();
+        if header[i] {
+            parsed.ignored.push(line.to_string());
+            continue;
+        }
         if line.trim().is_empty() {
             stack.clear();
             in_but = false;
@@ -670,6 +732,28 @@ solution finished.
         has(&s, "a) 1.Qd1-d5!");
         has(&s, "b) 1.Qd1-d6!");
         assert_eq!(s.len(), 2);
+    }
+
+    #[test]
+    fn skips_problem_headers() {
+        // chainmate's header: the name line, Popeye's author/source lines (a source that
+        // reads like a move), the board, the piece count and the condition.
+        let text = "d4  problems/d4.inp\n\n           A. Author\n    2.FIDE-Turnier, 1959\n\n\
+                    +---a---b---c---d---e---f---g---h---+\n8   K   .   .   .   .   .   .   .   8\n\
+                    +---a---b---c---d---e---f---g---h---+\n  #2                          3 + 2\n\
+                                 teleport\n\n   1.Qd1-d5 !\n\nsolution finished.\n\n\n\
+                    e2  problems/e2.inp\n    3.-4. Preis, 1.1.2000\n  h#2                         2 + 1\n\n\
+                    \x20 1.Kh7-g6 Kf8-e8   2.Rg6-g8 #\n\nsolution finished.\n";
+        let p = parse(text);
+        let s = paths(&p);
+        has(&s, "1.Qd1-d5!");
+        has(&s, "1.Kh7-g6 Kf8-e8 2.Rg6-g8#");
+        assert_eq!(s.len(), 2, "{s:?}");
+        // Without a piece-count line (Popeye's NoBoard) nothing is a header.
+        assert_eq!(
+            paths(&parse("\n   1.Qd1-d5 !\n\nsolution finished.\n")).len(),
+            1
+        );
     }
 
     #[test]

@@ -467,3 +467,93 @@ fn tatarstan_replay() {
         "{out}"
     );
 }
+
+/// A YAML key outside the YACPDB schema stops `solve` with exit 2, naming the file, the
+/// line and the key, and suggesting the nearest known key.
+#[test]
+fn yaml_key_typos_are_input_errors() {
+    for (file, line, hint) in [
+        (
+            "option_typo.yaml",
+            5,
+            "unknown key 'option' (did you mean 'options'?)",
+        ),
+        (
+            "twin_typo.yaml",
+            6,
+            "unknown key 'twin' (did you mean 'twins'?)",
+        ),
+    ] {
+        let path = root(&format!("tests/data/yaml_keys/{file}"));
+        let (code, _, stderr) = chainmate(&["solve", "-q", &path]);
+        assert_eq!(code, 2, "{stderr}");
+        assert!(stderr.contains(&format!("{path}:{line}:1: ")), "{stderr}");
+        assert!(stderr.contains(hint), "{stderr}");
+    }
+}
+
+/// `solve` prints a line naming the problem and its file, then Popeye's header: author,
+/// origin, award and title centred over the board, the board, and the stipulation line
+/// with the piece count; with `--no-board` the same without the board. The solution is
+/// Popeye's (the header does not confuse the comparison).
+#[test]
+fn header_as_popeye_prints_it() {
+    let board = "\n+---a---b---c---d---e---f---g---h---+\n\
+                 |                                   |\n\
+                 8   .   .   .   .   .   .   .   .   8\n\
+                 |                                   |\n\
+                 7   Q   .   .   .   .   .   .   .   7\n";
+    let count = "\n  #2                          3 + 1\n\n   1.Qa7-f2 ! threat:\n";
+    for (file, origin) in [
+        ("meta.inp", "          Chessics #4 1977\n"),
+        ("meta.yaml", "          Chessics 4, 1977\n"),
+    ] {
+        let rel = format!("tests/data/header/{file}");
+        let meta = format!(
+            "             M.Hanazawa\n{origin}              1st Prize\n             header test\n"
+        );
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_chainmate"));
+        cmd.current_dir(env!("CARGO_MANIFEST_DIR"));
+        let out = cmd.args(["solve", "-q", &rel]).output().unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            stdout.starts_with(&format!("header test  {rel}\n\n{meta}{board}")),
+            "{stdout}"
+        );
+        assert!(
+            stdout.contains(&format!("+---a---b---c---d---e---f---g---h---+{count}")),
+            "{stdout}"
+        );
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_chainmate"));
+        cmd.current_dir(env!("CARGO_MANIFEST_DIR"));
+        let out = cmd
+            .args(["solve", "-q", "--no-board", &rel])
+            .output()
+            .unwrap();
+        let no_board = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            no_board.starts_with(&format!("header test  {rel}\n{meta}{}", &count[1..])),
+            "{no_board}"
+        );
+        for text in [&stdout, &no_board] {
+            let d = diff(&parse(&stdout), &parse(text));
+            assert!(d.is_empty(), "{}", d.join("\n"));
+            assert_eq!(parse(text).nodes.len(), 2, "{text}");
+        }
+    }
+    // A FEN on the command line: no meta, the name and `<fen>`.
+    let (code, stdout, _) = chainmate(&[
+        "solve",
+        "-q",
+        "--no-board",
+        "--fen",
+        "8/Q7/8/8/8/8/8/2k1K2R",
+        "--stipulation",
+        "#2",
+    ]);
+    assert_eq!(code, 0);
+    assert!(
+        stdout.contains("<fen>  <fen>\n  #2                          3 + 1\n\n   1.Qa7-f2 !\n"),
+        "{stdout}"
+    );
+}

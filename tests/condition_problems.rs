@@ -54,9 +54,13 @@ fn solutions(path: &Path, orthodox: bool) -> Vec<String> {
 /// Runs chainmate with `args` and the file, checks that stdout is the committed `.out`
 /// beside it, and returns the exit code.
 fn prints_the_committed_output(f: &Path, args: &[&str]) -> Option<i32> {
+    // Run from the repository root with the path as a user would give it there, since
+    // `solve` prints the file name above each solution.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let out = Command::new(env!("CARGO_BIN_EXE_chainmate"))
+        .current_dir(root)
         .args(args)
-        .arg(f)
+        .arg(f.strip_prefix(root).unwrap_or(f))
         .output()
         .unwrap();
     let expected = std::fs::read_to_string(f.with_extension("out")).unwrap();

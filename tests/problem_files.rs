@@ -525,9 +525,13 @@ fn yaml_extensions_and_olive_twin_forms() {
             .contains("problem 1: twin b: Remove d4: there is no piece on d4"),
         "{e}"
     );
-    // Unknown fields are ignored; an empty stream has no problem.
-    let text = "glyphs: {g: q3}\nfoo: [1, 2]\nalgebraic: {white: [Ke1], black: [Ke8]}\nstipulation: \"=2\"\n";
+    // Schema fields chainmate has no use for are accepted; a key outside the schema is
+    // an error (see `unknown_yaml_keys`); an empty stream has no problem.
+    let text = "glyphs: {g: q3}\nreprints: [{name: FIDE Album, problemid: 5}]\nalgebraic: {white: [Ke1], black: [Ke8]}\nstipulation: \"=2\"\n";
     assert_eq!(yaml(text).unwrap().len(), 1);
+    let e = yaml("glyphs: {g: q3}\nfoo: [1, 2]\nalgebraic: {white: [Ke1], black: [Ke8]}\nstipulation: \"=2\"\n").unwrap_err();
+    assert_eq!(e.line, Some(2), "{e}");
+    assert!(e.message.contains("unknown key 'foo'"), "{e}");
     assert!(
         yaml("# nothing\n---\n")
             .unwrap_err()
@@ -847,4 +851,104 @@ fn tatarstan_chains_switched_off_by_option() {
     assert_eq!(p[0].condition, Condition::TatarstanNoChains);
     let y = yaml("stipulation: \"#1\"\ncondition: tatarstan\nalgebraic:\n  white: [Kh3, Qe8, Se7]\n  black: [Kh7]\n").unwrap();
     assert_eq!(y[0].condition, Condition::Tatarstan);
+}
+
+/// A key outside the YACPDB schema is an error naming its line and the nearest known
+/// key; the schema's keys chainmate has no use for are accepted, nested maps included.
+#[test]
+fn unknown_yaml_keys() {
+    let board = "algebraic: {white: [Ke1], black: [Ke8]}\nstipulation: \"#2\"\n";
+    for (text, line, message) in [
+        (
+            "option: [Try]\n",
+            1,
+            "unknown key 'option' (did you mean 'options'?)",
+        ),
+        (
+            "twin:\n  b: Move e1 e2\n",
+            1,
+            "unknown key 'twin' (did you mean 'twins'?)",
+        ),
+        (
+            "autors: [X]\n",
+            1,
+            "unknown key 'autors' (did you mean 'authors'?)",
+        ),
+        (
+            "source:\n  name: Die Schwalbe\n  isue: 3\n",
+            3,
+            "unknown key 'isue' in source (did you mean 'issue'?)",
+        ),
+        (
+            "source:\n  name: x\n  date: {year: 1990, mnth: 3}\n",
+            3,
+            "unknown key 'mnth' in source date (did you mean 'month'?)",
+        ),
+        (
+            "award:\n  distinction: 1st Prize\n  tourny: {name: x}\n",
+            3,
+            "unknown key 'tourny' in award (did you mean 'tourney'?)",
+        ),
+        (
+            "reprints:\n  - name: FIDE Album\n    problemd: 5\n",
+            3,
+            "unknown key 'problemd' in reprints (did you mean 'problemid'?)",
+        ),
+    ] {
+        let e = yaml(&format!("{text}{board}")).unwrap_err();
+        assert_eq!(e.line, Some(line), "{e}");
+        assert!(e.message.ends_with(message), "{e}");
+    }
+    let e = yaml("algebraic:\n  white: [Ke1]\n  blak: [Ke8]\nstipulation: \"#2\"\n").unwrap_err();
+    assert_eq!(e.line, Some(3), "{e}");
+    assert!(
+        e.message
+            .contains("unknown key 'blak' in algebraic (did you mean 'black'?)"),
+        "{e}"
+    );
+    // Far from every key: the known keys are listed.
+    let e = yaml(&format!("zzzzzzzz: 1\n{board}")).unwrap_err();
+    assert!(e.message.contains("known keys: authors, source"), "{e}");
+    // Every schema field, Olive's older ones and chainmate's own are accepted.
+    let all = "authors: [A]\nsource: {name: S, volume: 1, issue: 2, round: 3, problemid: 4, pagenumber: 5, variant: v, comments: [c], date: {year: 1990, month: 1, day: 2}}\n\
+               award: {distinction: 1st Prize, judges: [J], tourney: {name: T, date: {year: 1990}}}\n\
+               reprints: [{name: R, date: {year: 1991}}]\nglyphs: {g: q3}\nintended-solutions: 2\n\
+               keywords: [K]\ncomments: [C]\nforeignids: [{domain: PDB, problemid: P1}]\nid: '42'\nash: x\nlegend: y\n\
+               source-id: 1/2\ndistinction: Prize\ntitle: T\nremark: R\noptions: [Try]\nsolution: x\n";
+    assert_eq!(yaml(&format!("{all}{board}")).unwrap().len(), 1);
+}
+
+/// Every shipped YAML / Olive file (problems/ and tests/data) still loads.
+#[test]
+fn every_shipped_yaml_file_loads() {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                walk(&p, out);
+            } else if matches!(
+                p.extension().and_then(|x| x.to_str()),
+                Some("yaml" | "yml" | "olv")
+            ) {
+                out.push(p);
+            }
+        }
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = vec![];
+    walk(&root.join("problems"), &mut files);
+    walk(&root.join("tests/data"), &mut files);
+    let mut loaded = 0;
+    for f in &files {
+        let rel = f.strip_prefix(root).unwrap().to_string_lossy().into_owned();
+        // Files made to be refused.
+        if rel.contains("yaml_keys/") || rel.contains("/errors/") {
+            continue;
+        }
+        match load_file(f) {
+            Ok(v) => loaded += v.len(),
+            Err(e) => assert!(!e.message.contains("unknown key"), "{rel}: {e}"),
+        }
+    }
+    assert!(loaded > 40, "{loaded}");
 }

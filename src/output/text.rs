@@ -156,31 +156,106 @@ pub fn twin_text(r: &TwinResult, style: Style) -> String {
     out
 }
 
-/// A simple diagram: ranks 8..1, pieces as codes (upper case White, lower case Black).
-pub fn diagram(pos: &Position) -> String {
+/// Popeye's board width (`fileWidth*8 + border_width`): meta and condition lines are
+/// centred in it.
+const BOARD_WIDTH: usize = 4 * 8 + 5;
+
+/// Popeye's `fprintf_c`: `text` centred in `width` (the newline counts, odd spaces go
+/// right), unchanged when it is as long as the width or longer.
+fn centred(text: &str) -> String {
+    let used = text.chars().count() + 1;
+    if BOARD_WIDTH > used {
+        format!("{}{text}\n", " ".repeat((BOARD_WIDTH + 1 - used) / 2))
+    } else {
+        format!("{text}\n")
+    }
+}
+
+/// What Popeye prints above the board (`Author`, `Origin`, `Award`, `Title`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Meta<'a> {
+    pub authors: &'a [String],
+    pub source: Option<&'a str>,
+    pub award: Option<&'a str>,
+    pub title: Option<&'a str>,
+}
+
+/// The meta lines, each centred as Popeye centres them (one line per author, and per
+/// line of a source, award or title written over several lines).
+pub fn meta_lines(m: &Meta) -> String {
     let mut out = String::new();
-    out.push_str("   +---a---b---c---d---e---f---g---h---+\n");
+    let texts = m
+        .authors
+        .iter()
+        .map(String::as_str)
+        .chain(m.source)
+        .chain(m.award)
+        .chain(m.title);
+    for t in texts {
+        for l in t.lines() {
+            out.push_str(&centred(l.trim_end()));
+        }
+    }
+    out
+}
+
+/// Popeye's stipulation line: two spaces, the stipulation (with `/N` for `Threat N`),
+/// and the piece count `W + B` right-aligned to the board's width; then the condition,
+/// centred, on its own line (none when orthodox).
+pub fn stipulation_lines(
+    pos: &Position,
+    stip: &str,
+    threat: Option<u32>,
+    cond: crate::rules::Condition,
+) -> String {
+    let mut left = format!("  {stip}");
+    if let Some(n) = threat {
+        let _ = write!(left, "/{n}");
+    }
+    let count = format!("{} + {}", pos.count(Color::White), pos.count(Color::Black));
+    // Popeye: `fprintf_r(width = 8*fileWidth + 4 - indentation, "%d + %d\n")`.
+    let width = (4 * 8 + 4usize).saturating_sub(left.chars().count());
+    let used = count.chars().count() + 1;
+    let pad = width.saturating_sub(used);
+    let mut out = format!("{left}{}{count}\n", " ".repeat(pad));
+    if cond != crate::rules::Condition::Orthodox {
+        out.push_str(&centred(cond.name()));
+    }
+    out
+}
+
+/// The board as Popeye draws it: `+---a---...---h---+`, ranks 8..1 with the rank number
+/// at both ends, each square 4 characters (`   K`, `  -p` for Black, `   .` when empty),
+/// a blank bordered line between the ranks.
+pub fn diagram(pos: &Position) -> String {
+    let border = "+---a---b---c---d---e---f---g---h---+\n";
+    let blank = format!("|{}|\n", " ".repeat(BOARD_WIDTH - 2));
+    let mut out = String::new();
+    out.push_str(border);
+    out.push_str(&blank);
     for rank in (0..8u8).rev() {
-        let _ = write!(out, " {} |", rank + 1);
+        let _ = write!(out, "{} ", rank + 1);
         for file in 0..8u8 {
             let s: Square = rank * 8 + file;
             match pos.board.get(s) {
                 None => out.push_str("  . "),
                 Some(p) => {
+                    // Popeye writes the code right to left from the cell's middle, the
+                    // colour mark (`-` Black) before it.
                     let code = p.kind.code();
-                    let text = if p.color == Color::White {
-                        code.to_string()
+                    let mark = if p.color == Color::White { " " } else { "-" };
+                    let cell = if code.chars().count() == 1 {
+                        format!(" {mark}{code} ")
                     } else {
-                        code.to_ascii_lowercase()
+                        format!("{mark}{code} ")
                     };
-                    let _ = write!(out, "{text:>3} ");
+                    out.push_str(&cell);
                 }
             }
         }
-        let _ = writeln!(out, "| {}", rank + 1);
+        let _ = writeln!(out, "  {}", rank + 1);
+        out.push_str(&blank);
     }
-    out.push_str("   +---a---b---c---d---e---f---g---h---+\n");
-    let count = |c: Color| pos.count(c);
-    let _ = writeln!(out, "   {} + {}", count(Color::White), count(Color::Black));
+    out.push_str(border);
     out
 }

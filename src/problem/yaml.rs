@@ -180,7 +180,108 @@ fn read_document(
         doc,
         map: &map,
     };
+    reader.check_keys()?;
     reader.problem(content_line, index).map(Some)
+}
+
+/// The top-level keys of a problem document: the fields of YACPDB's entry schema
+/// (olive-gui `yacpdb/schemas/yacpdb-entry.schema.json`), the older (v1.0) fields Olive
+/// still reads and writes, and chainmate's extensions.
+const TOP_KEYS: &[&str] = &[
+    // YACPDB entry schema 1.1
+    "authors",
+    "source",
+    "award",
+    "reprints",
+    "stipulation",
+    "algebraic",
+    "glyphs",
+    "twins",
+    "intended-solutions",
+    "solution",
+    "options",
+    "keywords",
+    "comments",
+    "foreignids",
+    // YACPDB 1.0 / Olive
+    "id",
+    "date",
+    "source-id",
+    "distinction",
+    "ash",
+    "legend",
+    // chainmate's extensions
+    "title",
+    "remark",
+    "fen",
+    "condition",
+    "castling",
+    "enpassant",
+    "pockets",
+];
+/// A source (`source:`, each of `reprints:`).
+const SOURCE_KEYS: &[&str] = &[
+    "name",
+    "volume",
+    "issue",
+    "round",
+    "problemid",
+    "pagenumber",
+    "date",
+    "variant",
+    "comments",
+];
+const DATE_KEYS: &[&str] = &["year", "month", "day"];
+const AWARD_KEYS: &[&str] = &["distinction", "tourney", "judges"];
+const TOURNEY_KEYS: &[&str] = &["name", "date"];
+const ALGEBRAIC_KEYS: &[&str] = &["white", "black", "neutral"];
+const FOREIGNID_KEYS: &[&str] = &["domain", "problemid"];
+
+/// Levenshtein distance (by characters, case-insensitive).
+fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.to_lowercase().chars().collect();
+    let b: Vec<char> = b.to_lowercase().chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut cur = vec![i + 1; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let sub = prev[j] + usize::from(ca != cb);
+            cur[j + 1] = sub.min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+/// The known key nearest to `key`, when it is near enough to be a likely typo.
+fn nearest_key(key: &str, known: &[&'static str]) -> Option<&'static str> {
+    let k = key.trim().to_lowercase();
+    let (best, d) = known
+        .iter()
+        .map(|&c| (c, edit_distance(&k, c)))
+        .min_by_key(|&(_, d)| d)?;
+    let close = d <= 2.max(k.chars().count() / 3)
+        || (k.chars().count() >= 3 && (best.starts_with(&k) || k.starts_with(best)));
+    if close {
+        return Some(best);
+    }
+    // A prefix (`stip`, `algeb`) of a longer key.
+    known
+        .iter()
+        .copied()
+        .find(|c| k.chars().count() >= 3 && c.starts_with(&k))
+}
+
+/// `unknown key 'option' (did you mean 'options'?)`, or with the known keys listed.
+fn unknown_key_message(key: &str, within: Option<&str>, known: &[&'static str]) -> String {
+    let place = within.map(|w| format!(" in {w}")).unwrap_or_default();
+    match nearest_key(key, known) {
+        Some(s) => format!("unknown key '{key}'{place} (did you mean '{s}'?)"),
+        None => format!(
+            "unknown key '{key}'{place} (known keys: {})",
+            known.join(", ")
+        ),
+    }
 }
 
 /// Deepest flow nesting (`[` / `{`) a document may have. serde_yaml refuses more than
@@ -425,6 +526,115 @@ struct Reader<'r> {
 }
 
 impl Reader<'_> {
+    /// Refuses keys outside the YACPDB schema (and chainmate's extensions), at the top
+    /// level and in the nested maps (`source`, `award`, `algebraic`, dates, ...).
+    fn check_keys(&self) -> Result<(), ProblemError> {
+        for (k, v) in self.map {
+            let key = scalar(k).unwrap_or_default();
+            let lower = key.to_ascii_lowercase();
+            if !TOP_KEYS.contains(&lower.as_str()) {
+                let at = self.key_loc(&key).unwrap_or_else(|| self.loc(&key, &key));
+                return Err(self.err_at(at, unknown_key_message(&key, None, TOP_KEYS)));
+            }
+            match lower.as_str() {
+                "source" => self.check_sources(&key, v, false)?,
+                "reprints" => self.check_sources(&key, v, true)?,
+                "award" => {
+                    if let Value::Mapping(m) = v {
+                        self.check_map(&key, "award", m, AWARD_KEYS)?;
+                        if let Some(Value::Mapping(t)) = get(m, "tourney") {
+                            self.check_map(&key, "award tourney", t, TOURNEY_KEYS)?;
+                            if let Some(Value::Mapping(d)) = get(t, "date") {
+                                self.check_map(&key, "award tourney date", d, DATE_KEYS)?;
+                            }
+                        }
+                    }
+                }
+                "date" => {
+                    if let Value::Mapping(m) = v {
+                        self.check_map(&key, "date", m, DATE_KEYS)?;
+                    }
+                }
+                "algebraic" => {
+                    if let Value::Mapping(m) = v {
+                        self.check_map(&key, "algebraic", m, ALGEBRAIC_KEYS)?;
+                    }
+                }
+                "foreignids" => {
+                    if let Value::Sequence(items) = v {
+                        for item in items {
+                            if let Value::Mapping(m) = item {
+                                self.check_map(&key, "foreignids", m, FOREIGNID_KEYS)?;
+                            }
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// A source map, a list of them (`reprints`, or several sources), or a text.
+    fn check_sources(&self, top: &str, v: &Value, list: bool) -> Result<(), ProblemError> {
+        let what = if list { "reprints" } else { "source" };
+        let maps: Vec<&Mapping> = match v {
+            Value::Mapping(m) => vec![m],
+            Value::Sequence(items) => items
+                .iter()
+                .filter_map(|i| match i {
+                    Value::Mapping(m) => Some(m),
+                    _ => None,
+                })
+                .collect(),
+            _ => vec![],
+        };
+        for m in maps {
+            self.check_map(top, what, m, SOURCE_KEYS)?;
+            if let Some(Value::Mapping(d)) = get(m, "date") {
+                self.check_map(top, &format!("{what} date"), d, DATE_KEYS)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Refuses a key of a nested map (under the top-level key `top`) not in `known`.
+    fn check_map(
+        &self,
+        top: &str,
+        within: &str,
+        m: &Mapping,
+        known: &[&'static str],
+    ) -> Result<(), ProblemError> {
+        for (k, _) in m {
+            let key = scalar(k).unwrap_or_default();
+            if !known.contains(&key.to_ascii_lowercase().as_str()) {
+                let at = self
+                    .nested_key_loc(top, &key)
+                    .unwrap_or_else(|| self.loc(top, &key));
+                return Err(self.err_at(at, unknown_key_message(&key, Some(within), known)));
+            }
+        }
+        Ok(())
+    }
+
+    /// Line and column of a nested `key:` on a line after the top-level key `top`.
+    fn nested_key_loc(&self, top: &str, key: &str) -> Option<(usize, usize)> {
+        let from = self.key_loc(top)?.0 - self.doc.first_line;
+        self.doc
+            .text
+            .lines()
+            .enumerate()
+            .skip(from + 1)
+            .find_map(|(i, l)| {
+                let t = l.trim_start();
+                let t = t.strip_prefix("- ").map_or(t, str::trim_start);
+                let k = t.get(..key.len())?;
+                (k.eq_ignore_ascii_case(key) && t[key.len()..].trim_start().starts_with(':'))
+                    .then(|| (self.doc.first_line + i, l.len() - t.len() + 1))
+            })
+    }
+
     /// Line and column of a key (`key:`), if found: a top-level one first.
     fn key_loc(&self, key: &str) -> Option<(usize, usize)> {
         let find = |top: bool| {
