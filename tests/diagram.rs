@@ -64,7 +64,12 @@ fn text_of(doc: &roxmltree::Document, class: &str) -> Vec<String> {
 #[test]
 fn svg_has_board_pieces_and_caption() {
     let out = chainmate(&["diagram", ARMENI]);
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let svg = String::from_utf8(out.stdout).unwrap();
     let doc = roxmltree::Document::parse(&svg).expect("valid XML");
     let squares = doc
@@ -90,7 +95,10 @@ fn svg_has_board_pieces_and_caption() {
         assert_eq!(p.get(sq).map(String::as_str), Some(pc), "{sq}");
     }
     assert_eq!(text_of(&doc, "author"), vec!["Alberto Armeni"]);
-    assert_eq!(text_of(&doc, "source"), vec!["3530, Freie Presse, 29.7.1994"]);
+    assert_eq!(
+        text_of(&doc, "source"),
+        vec!["3530, Freie Presse, 29.7.1994"]
+    );
     assert_eq!(text_of(&doc, "stipulation"), vec!["#2"]);
     assert_eq!(text_of(&doc, "count"), vec!["(11+8)"]);
     assert!(text_of(&doc, "condition").is_empty());
@@ -119,7 +127,12 @@ fn fairy_pieces_legend_condition_and_twins() {
         out_path.to_str().unwrap(),
         "--coordinates",
     ]);
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert!(!out_path.exists(), "two diagrams are numbered");
     let first = std::fs::read_to_string(dir.join("out-1.svg")).unwrap();
     let second = std::fs::read_to_string(dir.join("out-2.svg")).unwrap();
@@ -163,7 +176,12 @@ fn png_size_and_square_colours() {
     let dir = tmp_dir("png");
     let png = dir.join("d.png");
     let out = chainmate(&["diagram", ARMENI, "-o", png.to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let svg = String::from_utf8(chainmate(&["diagram", ARMENI]).stdout).unwrap();
     let doc = roxmltree::Document::parse(&svg).unwrap();
     let root = doc.root_element();
@@ -232,10 +250,19 @@ fn latex_for_the_diagram_package() {
     let dir = tmp_dir("latex");
     let file = write_fairy(&dir);
     let tex_path = dir.join("d.tex");
-    let out = chainmate(&["diagram", file.to_str().unwrap(), "-o", tex_path.to_str().unwrap()]);
+    let out = chainmate(&[
+        "diagram",
+        file.to_str().unwrap(),
+        "-o",
+        tex_path.to_str().unwrap(),
+    ]);
     assert_eq!(out.status.code(), Some(0));
     let tex = std::fs::read_to_string(&tex_path).unwrap();
-    assert_eq!(tex.matches("\\begin{diagram}").count(), 1, "one per problem");
+    assert_eq!(
+        tex.matches("\\begin{diagram}").count(),
+        1,
+        "one per problem"
+    );
     assert!(tex.contains("wSUc3"), "{tex}");
     assert!(tex.contains("wDLd4"));
     assert!(tex.contains("sSUh5"));
@@ -250,12 +277,19 @@ fn latex_for_the_diagram_package() {
 fn stdin_and_bad_input() {
     let dir = tmp_dir("bad");
     let bad = dir.join("bad.yaml");
-    std::fs::write(&bad, "---\nstipulation: \"#2\"\nalgebraic:\n  white: [Ke1, Xz9]\n  black: [Ke8]\n").unwrap();
+    std::fs::write(
+        &bad,
+        "---\nstipulation: \"#2\"\nalgebraic:\n  white: [Ke1, Xz9]\n  black: [Ke8]\n",
+    )
+    .unwrap();
     let out = chainmate(&["diagram", bad.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("bad.yaml:"), "{err}");
-    assert!(err.chars().any(|c| c.is_ascii_digit()), "a line number: {err}");
+    assert!(
+        err.chars().any(|c| c.is_ascii_digit()),
+        "a line number: {err}"
+    );
     let out = chainmate(&["diagram", dir.join("missing.inp").to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
 

@@ -82,13 +82,14 @@ fn authors(d: &Diagram) -> String {
 /// as `d.m.yyyy`, `m/yyyy` or `yyyy` (the forms Popeye reads out of an `Origin`).
 fn source(out: &mut String, text: &str) {
     let mut rest = text;
-    if let Some((nr, tail)) = rest.split_once(',')
-        && !nr.is_empty()
-        && nr.chars().all(|c| c.is_ascii_alphanumeric())
-        && nr.chars().any(|c| c.is_ascii_digit())
-    {
-        let _ = writeln!(out, " \\sourcenr{{{}}}%", latex_escape(nr));
-        rest = tail.trim_start();
+    if let Some((nr, tail)) = rest.split_once(',') {
+        if !nr.is_empty()
+            && nr.chars().all(|c| c.is_ascii_alphanumeric())
+            && nr.chars().any(|c| c.is_ascii_digit())
+        {
+            let _ = writeln!(out, " \\sourcenr{{{}}}%", latex_escape(nr));
+            rest = tail.trim_start();
+        }
     }
     let mut date: Vec<(&str, String)> = vec![];
     if let Some((name, last)) = rest.rsplit_once(',') {
@@ -99,7 +100,11 @@ fn source(out: &mut String, text: &str) {
             let n = parts.len();
             date.push(("year", parts[n - 1].to_string()));
             if n >= 2 {
-                let key = if parts[n - 2].contains('-') { "months" } else { "month" };
+                let key = if parts[n - 2].contains('-') {
+                    "months"
+                } else {
+                    "month"
+                };
                 date.push((key, parts[n - 2].to_string()));
             }
             if n >= 3 {
@@ -184,7 +189,8 @@ pub fn environment(d: &Diagram, twins: &[String]) -> String {
 /// A complete document with the given environments, separated by `\hfill` as Popeye
 /// does.
 pub fn document(environments: &[String]) -> String {
-    let mut out = String::from("\\documentclass{article}%\n\\usepackage{diagram}%\n\n\\begin{document}%\n");
+    let mut out =
+        String::from("\\documentclass{article}%\n\\usepackage{diagram}%\n\n\\begin{document}%\n");
     for e in environments {
         out.push_str(e);
         out.push_str("\\hfill%\n");

@@ -312,7 +312,10 @@ pub fn render(d: &Diagram, opts: Options) -> String {
         let mut code = String::new();
         for (present, color) in [(white, Color::White), (black, Color::Black)] {
             if present {
-                let attrs = format!(r#"class="legend-piece" data-piece="{}" "#, piece_code(color, kind));
+                let attrs = format!(
+                    r#"class="legend-piece" data-piece="{}" "#,
+                    piece_code(color, kind)
+                );
                 piece_svg(&mut body, x, f64::from(y) - 16.0, 21.0, color, kind, &attrs);
                 x += 22.0;
                 if !code.is_empty() {
