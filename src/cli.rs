@@ -33,10 +33,37 @@ pub enum Command {
     /// Re-check a claim proof written by `claim --format json` (Combo: replays every combo
     /// and every king capture step by step), independently of the solver's search.
     VerifyClaim(VerifyClaimArgs),
+    /// Write publication diagrams (SVG, PNG or LaTeX) of every problem and twin of the files.
+    Diagram(DiagramArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell) to stdout.
     Completions(CompletionsArgs),
     /// Print the manual page (roff) to stdout: `chainmate man > chainmate.1`.
     Man,
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct DiagramArgs {
+    /// Problem files or directories; - reads standard input (format sniffed).
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// SVG (the default, unless -o names a .png or .tex file).
+    #[arg(long, conflicts_with_all = ["png", "latex"])]
+    pub svg: bool,
+    /// PNG, rendered from the SVG with the bundled font (needs -o when there are several
+    /// diagrams).
+    #[arg(long, conflicts_with = "latex")]
+    pub png: bool,
+    /// LaTeX for the `diagram` package, as Popeye writes it: one document, one diagram
+    /// environment per problem, its twins in `\twins`.
+    #[arg(long)]
+    pub latex: bool,
+    /// Output file (default: standard output). With several SVG or PNG diagrams, OUT gets a
+    /// number per diagram before its extension: name.svg -> name-1.svg, name-2.svg, ...
+    #[arg(short, long, value_name = "OUT")]
+    pub output: Option<PathBuf>,
+    /// Print the files a-h and ranks 1-8 around the board (SVG, PNG).
+    #[arg(long)]
+    pub coordinates: bool,
 }
 
 #[derive(Args, Debug, Clone)]
