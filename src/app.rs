@@ -215,7 +215,12 @@ fn show_cmd(a: &ShowArgs) -> i32 {
                 if !t.label.is_empty() {
                     println!("{})", t.label);
                 }
-                print!("{}", diagram(&t.position));
+                let board = if a.unicode {
+                    Board::Unicode
+                } else {
+                    Board::Popeye
+                };
+                print!("{}", board_text(&t.position, board));
                 print!(
                     "{}",
                     stipulation_lines(
@@ -417,8 +422,9 @@ fn problem_header(
     stip: &str,
     cond: crate::rules::Condition,
     threat: Option<u32>,
-    board: bool,
+    board: Board,
 ) -> String {
+    let show = board != Board::None;
     let mut out = format!("{}  {}\n", problem_name(p), p.file);
     let meta = Meta {
         authors: &p.authors,
@@ -426,16 +432,34 @@ fn problem_header(
         award: p.award.as_deref(),
         title: p.title.as_deref(),
     };
-    if board {
+    if show {
         out.push('\n');
     }
     out.push_str(&meta_lines(&meta));
-    if board {
+    if show {
         out.push('\n');
-        out.push_str(&diagram(pos));
+        out.push_str(&board_text(pos, board));
     }
     out.push_str(&stipulation_lines(pos, stip, threat, cond));
     out
+}
+
+/// How the text output draws the board.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Board {
+    /// No board (`NoBoard`, `--no-board`).
+    None,
+    /// Popeye's ASCII board.
+    Popeye,
+    /// Unicode glyphs and box-drawing lines (`--unicode`).
+    Unicode,
+}
+
+fn board_text(pos: &crate::position::Position, board: Board) -> String {
+    match board {
+        Board::Unicode => crate::output::text::unicode_diagram(pos),
+        _ => diagram(pos),
+    }
 }
 
 fn merged_options(p: &Problem, a: &SolveArgs) -> problem::Options {
@@ -596,7 +620,13 @@ fn solve_cmd(a: &SolveArgs) -> i32 {
                         &stip.to_string(),
                         cond,
                         options.threat,
-                        !options.no_board,
+                        if options.no_board {
+                            Board::None
+                        } else if a.unicode {
+                            Board::Unicode
+                        } else {
+                            Board::Popeye
+                        },
                     ));
                     if zero {
                         out.push_str("\nzeroposition\n\n");
@@ -625,7 +655,12 @@ fn solve_cmd(a: &SolveArgs) -> i32 {
             results.push(r);
         }
         if a.format == Format::Text {
-            if results.iter().any(|r| r.partial) {
+            // Popeye's closing line: interrupted (MaxTime, --time-limit, Ctrl-C), partial
+            // (MaxSolutions) or finished.
+            if results.iter().any(|r| !r.complete) {
+                println!("solving interrupted.\n\n");
+                protocol.push_str("solving interrupted.\n\n\n");
+            } else if results.iter().any(|r| r.partial) {
                 println!("Partial solution\n\n");
                 protocol.push_str("Partial solution\n\n\n");
             } else {

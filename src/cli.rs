@@ -241,6 +241,9 @@ pub struct SolveArgs {
     /// Do not print diagrams.
     #[arg(long)]
     pub no_board: bool,
+    /// Draw the board with Unicode chess glyphs and box-drawing lines.
+    #[arg(long)]
+    pub unicode: bool,
 }
 
 #[derive(Args, Debug, Clone)]
@@ -250,6 +253,9 @@ pub struct ShowArgs {
     /// Output: text, json or yaml.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
+    /// Draw the board with Unicode chess glyphs and box-drawing lines.
+    #[arg(long)]
+    pub unicode: bool,
 }
 
 #[derive(Args, Debug, Clone)]

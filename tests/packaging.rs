@@ -133,3 +133,40 @@ fn documented_limits_are_the_binary_limits() {
         }
     }
 }
+
+/// The text boards are drawn straight (every line of the frame as wide as the others), and
+/// `--unicode` draws the pieces as chess glyphs on the right squares.
+#[test]
+fn boards_are_straight_and_unicode_on_request() {
+    let file = root("tests/data/problems/yacpdb_entry.yaml");
+    for args in [
+        vec!["show", file.as_str()],
+        vec!["show", "--unicode", file.as_str()],
+    ] {
+        let (code, out, _) = chainmate(&args);
+        assert_eq!(code, 0);
+        let board: Vec<&str> = out
+            .lines()
+            .filter(|l| {
+                l.contains(['┌', '└', '│'])
+                    || l.starts_with(['+', '|'])
+                    || (l.starts_with(|c: char| c.is_ascii_digit()) && l.len() > 30)
+            })
+            .collect();
+        assert!(board.len() >= 10, "{out}");
+        let widths: Vec<usize> = board.iter().map(|l| l.trim_end().chars().count()).collect();
+        assert!(
+            widths.iter().all(|&w| w == widths[0]),
+            "{args:?}: {widths:?}\n{out}"
+        );
+    }
+    let (_, out, _) = chainmate(&["show", "--unicode", &file]);
+    // White Kh1, Black Kd1, Black Bc3.
+    let rank1 = out.lines().find(|l| l.starts_with("1 │")).unwrap();
+    assert_eq!(rank1, "1 │ ·  ·  ·  ♚  ·  ·  ·  ♔ │");
+    let rank3 = out.lines().find(|l| l.starts_with("3 │")).unwrap();
+    assert!(rank3.starts_with("3 │ ·  ·  ♝ "), "{rank3}");
+    let (code, out, _) = chainmate(&["solve", "--unicode", "-q", &file]);
+    assert_eq!(code, 0);
+    assert!(out.contains("1 │ ·  ·  ·  ♚"), "{out}");
+}

@@ -250,6 +250,9 @@ fn max_time_stops_the_problem() {
     let took = started.elapsed().as_secs_f64();
     assert_eq!(code, 3, "stopped: {stdout}\n{stderr}");
     assert!(took < 20.0, "MaxTime 1 took {took} s");
+    // Popeye's closing line for a stopped solution.
+    assert!(stdout.contains("solving interrupted."), "{stdout}");
+    assert!(!stdout.contains("solution finished."), "{stdout}");
     // The smaller of MaxTime and --time-limit wins, whichever it is.
     let started = Instant::now();
     let (code, _, _) = solve_text("maxtime.inp", &text, &["--time-limit", "100"]);

@@ -227,6 +227,58 @@ pub fn stipulation_lines(
 /// The board as Popeye draws it: `+---a---...---h---+`, ranks 8..1 with the rank number
 /// at both ends, each square 4 characters (`   K`, `  -p` for Black, `   .` when empty),
 /// a blank bordered line between the ranks.
+/// The board drawn with Unicode chess glyphs and box-drawing lines (`--unicode`): White
+/// ♔♕♖♗♘♙, Black ♚♛♜♝♞♟; a fairy piece is its Popeye code, upper case for White and lower
+/// case for Black (`AM`, `n`).
+pub fn unicode_diagram(pos: &Position) -> String {
+    use crate::core::Kind;
+    let mut out = String::new();
+    out.push_str("  ┌────────────────────────┐\n");
+    for rank in (0..8u8).rev() {
+        let _ = write!(out, "{} │", rank + 1);
+        for file in 0..8u8 {
+            let s: Square = rank * 8 + file;
+            let cell = match pos.board.get(s) {
+                None => " · ".to_string(),
+                Some(p) => {
+                    let white = p.color == Color::White;
+                    let glyph = match (p.kind, white) {
+                        (Kind::King, true) => Some('♔'),
+                        (Kind::Queen, true) => Some('♕'),
+                        (Kind::Rook, true) => Some('♖'),
+                        (Kind::Bishop, true) => Some('♗'),
+                        (Kind::Knight, true) => Some('♘'),
+                        (Kind::Pawn, true) => Some('♙'),
+                        (Kind::King, false) => Some('♚'),
+                        (Kind::Queen, false) => Some('♛'),
+                        (Kind::Rook, false) => Some('♜'),
+                        (Kind::Bishop, false) => Some('♝'),
+                        (Kind::Knight, false) => Some('♞'),
+                        (Kind::Pawn, false) => Some('♟'),
+                        _ => None,
+                    };
+                    match glyph {
+                        Some(g) => format!(" {g} "),
+                        None => {
+                            let code = if white {
+                                p.kind.code().to_string()
+                            } else {
+                                p.kind.code().to_ascii_lowercase()
+                            };
+                            format!("{code:^3}")
+                        }
+                    }
+                }
+            };
+            out.push_str(&cell);
+        }
+        out.push_str("│\n");
+    }
+    out.push_str("  └────────────────────────┘\n");
+    out.push_str("    a  b  c  d  e  f  g  h\n");
+    out
+}
+
 pub fn diagram(pos: &Position) -> String {
     let border = "+---a---b---c---d---e---f---g---h---+\n";
     let blank = format!("|{}|\n", " ".repeat(BOARD_WIDTH - 2));
