@@ -387,6 +387,12 @@ impl<'a> Engine<'a> {
         let mut list = MoveList::new();
         self.rules.generate(pos, &mut list);
         let moves = list.as_mut_slice();
+        if n >= 3 && self.rules.condition == crate::rules::Condition::Orthodox {
+            // Popeye's order: with two or more attacker moves still to come, the defences
+            // that leave the attacker the fewest replies first (they tend to refute, and
+            // a refutation ends the node). Then the killer, as below.
+            return self.all_defences_ordered(ctx, b, pos, n, moves, &done);
+        }
         if let Some(k) = ctx.killers[depth] {
             if let Some(i) = moves.iter().position(|&m| m == k) {
                 moves.swap(0, i);
@@ -399,6 +405,41 @@ impl<'a> Engine<'a> {
             let ok = done(self, &child) || (n > 1 && self.att(ctx, b, &child, n - 1));
             if !ok {
                 ctx.killers[depth] = Some(m);
+                return false;
+            }
+        }
+        true
+    }
+
+    /// [`Engine::all_defences`] with the defences sorted by the number of attacker replies
+    /// they leave (fewest first; ties in generation order), the killer first of all.
+    fn all_defences_ordered(
+        &self,
+        ctx: &mut Ctx,
+        b: Battle,
+        pos: &Position,
+        n: u32,
+        moves: &[Move],
+        done: &impl Fn(&Self, &Position) -> bool,
+    ) -> bool {
+        let depth = (n as usize).min(63);
+        let killer = ctx.killers[depth];
+        let mut order: Vec<(u64, Move, Position)> = Vec::with_capacity(moves.len());
+        for &m in moves {
+            if let Some(child) = self.rules.play(pos, m) {
+                let replies = if Some(m) == killer {
+                    0
+                } else {
+                    1 + self.rules.count_legal(&child)
+                };
+                order.push((replies, m, child));
+            }
+        }
+        order.sort_by_key(|x| x.0);
+        for (_, m, child) in &order {
+            let ok = done(self, child) || self.att(ctx, b, child, n - 1);
+            if !ok {
+                ctx.killers[depth] = Some(*m);
                 return false;
             }
         }
