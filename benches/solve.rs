@@ -11,7 +11,9 @@ use chainmate::output::text::twin_text;
 use chainmate::problem::load_file;
 use chainmate::rules::Rules;
 use chainmate::search::solve::{Settings, solve_twin};
-use chainmate::solution_text::{diff, parse};
+#[path = "../tests/common/solution_text.rs"]
+mod solution_text;
+use solution_text::{diff, parse};
 use std::path::Path;
 use std::process::Command;
 use std::sync::Arc;

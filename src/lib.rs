@@ -21,4 +21,3 @@ pub mod position;
 pub mod problem;
 pub mod rules;
 pub mod search;
-pub mod solution_text;

@@ -1,7 +1,7 @@
 //! Tests of the real binary: shipped problems against Popeye's output, thread-count
 //! determinism, JSON output, perft output and exit codes for bad input.
 
-use chainmate::solution_text::{diff, parse};
+use common::solution_text::{diff, parse};
 use std::path::Path;
 
 mod common;

@@ -17,8 +17,11 @@ use chainmate::output::text::{twin_header, twin_text};
 use chainmate::problem::load_file;
 use chainmate::rules::Rules;
 use chainmate::search::solve::{Settings, solve_twin};
-use chainmate::solution_text::{diff, parse};
+use common::solution_text::{diff, parse};
 use std::path::Path;
+
+#[allow(dead_code)]
+mod common;
 
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/popeye");
 

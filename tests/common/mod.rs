@@ -1,5 +1,7 @@
 //! Helpers shared by the tests that run the real binary.
 
+pub mod solution_text;
+
 use std::process::Command;
 
 /// Runs chainmate with `args`: (exit code, stdout, stderr).

@@ -1,3 +1,4 @@
+#![allow(dead_code)]
 //! Parser and comparator for solutions written in Popeye's text output format.
 //!
 //! The solver prints its solutions in the format Popeye uses, and the tests
