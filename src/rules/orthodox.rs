@@ -60,7 +60,12 @@ pub fn is_pseudo_legal(pos: &Position, rules: &Rules, m: Move) -> bool {
     let own = board.by_color[us.idx()];
     let them = board.by_color[us.flip().idx()];
     let occ = own | them;
-    if own & bb(m.to) != 0 {
+    // An orthodox move has no chain number, and only a pawn's single step or capture
+    // promotes: the generator makes no other move, so none other is pseudo-legal.
+    if own & bb(m.to) != 0 || m.chain != 0 {
+        return false;
+    }
+    if m.promo.is_some() && matches!(m.kind, MoveKind::DoublePush | MoveKind::EnPassant) {
         return false;
     }
     match m.kind {

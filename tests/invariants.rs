@@ -1,0 +1,453 @@
+//! Move-generation invariants for every condition (issue 15, part 4), walked along every
+//! move from each position of the perft suites (tests/data/perft/*.epd; lines after a
+//! `# heavy` comment are skipped). Rules are built as the app builds them
+//! (`Rules::new(cond).with_fairy_promotions(kinds on the board)`).
+//!
+//! At every node reached (the root, and the positions after each move up to the walk's
+//! depth):
+//! * the incrementally updated hash equals `Position::compute_hash()` (the hash from
+//!   scratch);
+//! * FEN round trip: `Position::from_fen(&pos.to_fen())` equals `pos` itself (board, side,
+//!   castling rights, en-passant square, pockets and hash). `from_fen` normalizes
+//!   (drops castling rights without king and rook at home, and an en-passant square no pawn
+//!   can use), so this also checks that every generated position is already normalized
+//!   ("moves are positions").
+//!
+//! At every inner node (those whose moves are walked):
+//! * `has_legal_move` agrees with `legal_moves` being non-empty, and `count_legal` with its
+//!   length; the successor positions are pairwise distinct; after each legal move the side
+//!   has changed and `other_side_in_check` is false (no legal move leaves the own king
+//!   capturable under the condition);
+//! * `in_check(pos)` agrees with the condition's attack test on the null move,
+//!   `other_side_in_check(&pos.null_move())`;
+//! * every move of `Rules::generate`'s list passes `Rules::is_pseudo_legal`, and `Rules::play`
+//!   of it agrees with the generator: where `cheap_replay()` is true, every legal move is
+//!   generated and `play` gives its position, and every generated move `play` accepts leads
+//!   to a legal move's position (Teleport lists teleports with one result separately and
+//!   the legal moves keep the first, D16); elsewhere the
+//!   list is the legal moves in order (cut at `MoveList::CAP`) and `play` of each legal move
+//!   gives its position (for at most 64 of the moves, and 6 under Combo: each replay
+//!   regenerates);
+//! * (at the root, every node after one move, and a hash-chosen 1/8 of the deeper inner
+//!   nodes; Combo: the root only, with fewer candidates; under the conditions without cheap
+//!   replay only where there are at most 128 moves) every pseudo-legal move is
+//!   generated: candidates are each generated move with its `to`, `from`, `promo`, `kind` or
+//!   `chain` changed (every square, every kind, every move kind, nearby chain numbers), plus
+//!   random moves. A candidate that `is_pseudo_legal` accepts but the list lacks is an
+//!   error under Orthodox and Teleport (whose list is the pseudo-legal moves); under the
+//!   conditions whose list is the legal moves it must be illegal (`play` gives `None`) or
+//!   lead to the position of a listed move (moves are positions: other chain numbers for
+//!   the same result are not listed).
+//!
+//! Depth: the deepest d <= 3 whose perft count (from the suite line, else D1^d) stays
+//! under a per-condition leaf budget, at least 1. Run `cargo test --release --test
+//! invariants`.
+
+use chainmate::core::piece::ALL_KINDS;
+use chainmate::core::{Kind, NO_SQUARE};
+use chainmate::moves::{Move, MoveKind, MoveList};
+use chainmate::position::Position;
+use chainmate::rules::{Condition, Rules};
+use std::collections::HashSet;
+
+const MOVE_KINDS: [MoveKind; 9] = [
+    MoveKind::Normal,
+    MoveKind::DoublePush,
+    MoveKind::EnPassant,
+    MoveKind::Castle,
+    MoveKind::Teleport,
+    MoveKind::TeleportDouble,
+    MoveKind::Pocket,
+    MoveKind::Drop,
+    MoveKind::Combo,
+];
+
+/// A suite line: FEN and its (depth, count) pairs; lines after `# heavy` are left out.
+fn suite(name: &str) -> Vec<(String, Vec<(u32, u64)>)> {
+    let path = format!("{}/tests/data/perft/{name}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let mut out = vec![];
+    for line in text.lines() {
+        let l = line.trim();
+        if l.starts_with('#') && l.contains("heavy") && !l.contains('"') {
+            break;
+        }
+        if l.is_empty() || l.starts_with('#') {
+            continue;
+        }
+        let mut parts = l.split(';');
+        let fen = parts.next().unwrap().trim().to_string();
+        let counts = parts
+            .filter_map(|f| {
+                let mut w = f.split_whitespace();
+                let d = w.next()?.strip_prefix('D')?.parse().ok()?;
+                Some((d, w.next()?.parse().ok()?))
+            })
+            .collect();
+        out.push((fen, counts));
+    }
+    out
+}
+
+/// The deepest walk (<= 3) whose leaf count stays within `budget`, at least 1.
+fn depth_for(counts: &[(u32, u64)], budget: u64) -> u32 {
+    let d1 = counts.iter().find(|c| c.0 == 1).map(|c| c.1).unwrap_or(40);
+    let mut best = 1;
+    for d in 2..=3u32 {
+        let n = counts
+            .iter()
+            .find(|c| c.0 == d)
+            .map(|c| c.1)
+            .unwrap_or_else(|| d1.saturating_pow(d));
+        if n <= budget {
+            best = d;
+        }
+    }
+    best
+}
+
+fn rules_for(cond: Condition, pos: &Position) -> Rules {
+    let kinds: Vec<Kind> = (0..64u8).filter_map(|s| pos.board.kind_at(s)).collect();
+    Rules::new(cond).with_fairy_promotions(kinds)
+}
+
+struct Walk<'a> {
+    rules: &'a Rules,
+    root: &'a str,
+    rng: u64,
+    nodes: u64,
+    candidates: u64,
+}
+
+impl Walk<'_> {
+    fn rand(&mut self) -> u64 {
+        self.rng ^= self.rng << 13;
+        self.rng ^= self.rng >> 7;
+        self.rng ^= self.rng << 17;
+        self.rng
+    }
+
+    fn ctx(&self, pos: &Position) -> String {
+        format!(
+            "{} root {} at {}",
+            self.rules.condition.name(),
+            self.root,
+            pos.to_fen()
+        )
+    }
+
+    /// The checks every reached position gets.
+    fn check_position(&mut self, pos: &Position) {
+        self.nodes += 1;
+        assert_eq!(
+            pos.hash,
+            pos.compute_hash(),
+            "incremental hash: {}",
+            self.ctx(pos)
+        );
+        let back = Position::from_fen(&pos.to_fen())
+            .unwrap_or_else(|e| panic!("FEN does not read back ({e}): {}", self.ctx(pos)));
+        assert_eq!(back, *pos, "FEN round trip: {}", self.ctx(pos));
+    }
+
+    fn walk(&mut self, pos: &Position, ply: u32, depth: u32) {
+        self.check_position(pos);
+        if ply == depth {
+            return;
+        }
+        let legal = self.check_moves(pos, ply);
+        for (_, child) in &legal {
+            self.walk(child, ply + 1, depth);
+        }
+    }
+
+    /// The checks of an inner node; returns its legal moves.
+    fn check_moves(&mut self, pos: &Position, ply: u32) -> Vec<(Move, Position)> {
+        let r = self.rules;
+        let combo = r.condition == Condition::Combo;
+        let legal = r.legal_moves(pos);
+        assert_eq!(
+            r.has_legal_move(pos),
+            !legal.is_empty(),
+            "has_legal_move: {}",
+            self.ctx(pos)
+        );
+        assert_eq!(
+            r.count_legal(pos),
+            legal.len() as u64,
+            "count_legal: {}",
+            self.ctx(pos)
+        );
+        assert_eq!(
+            r.in_check(pos),
+            r.other_side_in_check(&pos.null_move()),
+            "in_check vs the attack test of the null move: {}",
+            self.ctx(pos)
+        );
+        let mut children: Vec<Position> = legal.iter().map(|x| x.1).collect();
+        children.sort_by_key(|c| (c.hash, c.to_fen()));
+        for w in children.windows(2) {
+            assert_ne!(
+                w[0],
+                w[1],
+                "two legal moves, one position: {}",
+                self.ctx(pos)
+            );
+        }
+        for (m, c) in &legal {
+            assert_ne!(c.side, pos.side, "{m:?} keeps the side: {}", self.ctx(pos));
+            assert!(
+                !r.other_side_in_check(c),
+                "legal {m:?} leaves the own king capturable: {}",
+                self.ctx(pos)
+            );
+        }
+
+        let mut list = MoveList::new();
+        r.generate(pos, &mut list);
+        let generated: Vec<Move> = list.as_slice().to_vec();
+        let gen_set: HashSet<Move> = generated.iter().copied().collect();
+        assert_eq!(
+            gen_set.len(),
+            generated.len(),
+            "a move generated twice: {}",
+            self.ctx(pos)
+        );
+        for &m in &generated {
+            assert!(
+                r.is_pseudo_legal(pos, m),
+                "generated {m:?} is not pseudo-legal: {}",
+                self.ctx(pos)
+            );
+        }
+        if r.cheap_replay() {
+            // Every legal move is generated and played to its position; every generated
+            // move that play accepts leads to a legal move's position (Teleport lists
+            // teleports with the same result separately, D16; the legal moves keep one).
+            for (m, c) in &legal {
+                assert!(
+                    gen_set.contains(m),
+                    "legal {m:?} not generated: {}",
+                    self.ctx(pos)
+                );
+                assert_eq!(
+                    r.play(pos, *m),
+                    Some(*c),
+                    "play of {m:?}: {}",
+                    self.ctx(pos)
+                );
+            }
+            for &m in &generated {
+                if let Some(c) = r.play(pos, m) {
+                    assert!(
+                        children.contains(&c),
+                        "generated {m:?} is played to a position no legal move has: {}",
+                        self.ctx(pos)
+                    );
+                }
+            }
+        } else {
+            let n = legal.len().min(MoveList::CAP);
+            let listed: Vec<Move> = legal[..n].iter().map(|x| x.0).collect();
+            assert_eq!(
+                generated,
+                listed,
+                "generate vs legal_moves: {}",
+                self.ctx(pos)
+            );
+            let step = if combo {
+                legal.len() / 6 + 1
+            } else {
+                legal.len() / 64 + 1
+            };
+            for (m, c) in legal.iter().step_by(step) {
+                assert!(
+                    r.is_pseudo_legal(pos, *m),
+                    "legal {m:?} not pseudo-legal: {}",
+                    self.ctx(pos)
+                );
+                assert_eq!(
+                    r.play(pos, *m),
+                    Some(*c),
+                    "play of legal {m:?}: {}",
+                    self.ctx(pos)
+                );
+            }
+        }
+
+        let sampled = if combo {
+            ply == 0
+        } else {
+            ply <= 1 || pos.hash % 8 == 0
+        };
+        if sampled && (r.cheap_replay() || generated.len() <= 128) {
+            self.check_complete(pos, &generated, &gen_set, &children);
+        }
+        legal
+    }
+
+    /// Every pseudo-legal candidate is generated (see the file comment).
+    fn check_complete(
+        &mut self,
+        pos: &Position,
+        generated: &[Move],
+        gen_set: &HashSet<Move>,
+        children: &[Position],
+    ) {
+        let r = self.rules;
+        let strict = matches!(r.condition, Condition::Orthodox | Condition::Teleport);
+        let combo = r.condition == Condition::Combo;
+        let mut cands: Vec<Move> = vec![];
+        if combo {
+            // Each candidate of kind Combo replays all combos: a handful only.
+            for _ in 0..24 {
+                let i = self.rand() as usize % generated.len().max(1);
+                let mut m = generated.get(i).copied().unwrap_or(Move::new(0, 0));
+                match self.rand() % 4 {
+                    0 => m.to = (self.rand() % 64) as u8,
+                    1 => m.from = (self.rand() % 64) as u8,
+                    2 => m.chain = m.chain.wrapping_add(1 + (self.rand() % 3) as u32),
+                    _ => m.kind = MOVE_KINDS[(self.rand() % 9) as usize],
+                }
+                cands.push(m);
+            }
+        } else {
+            for &m in generated {
+                for s in 0..64u8 {
+                    cands.push(Move { to: s, ..m });
+                    cands.push(Move { from: s, ..m });
+                }
+                cands.push(Move { promo: None, ..m });
+                for k in ALL_KINDS {
+                    cands.push(Move {
+                        promo: Some(k),
+                        ..m
+                    });
+                }
+                for kind in MOVE_KINDS {
+                    cands.push(Move { kind, ..m });
+                }
+                for chain in [
+                    0,
+                    1,
+                    2,
+                    m.chain + 1,
+                    m.chain.wrapping_sub(1),
+                    m.chain ^ 1 << 16,
+                ] {
+                    cands.push(Move { chain, ..m });
+                }
+            }
+            for _ in 0..64 {
+                let x = self.rand();
+                let promo = match (x >> 12) % 24 {
+                    k if (k as usize) < ALL_KINDS.len() => Some(ALL_KINDS[k as usize]),
+                    _ => None,
+                };
+                cands.push(Move {
+                    from: (x % 64) as u8,
+                    to: ((x >> 6) % 64) as u8,
+                    promo,
+                    kind: MOVE_KINDS[((x >> 20) % 9) as usize],
+                    chain: ((x >> 24) % 4) as u32,
+                });
+            }
+        }
+        for c in cands {
+            if gen_set.contains(&c) || c.from >= NO_SQUARE || c.to >= NO_SQUARE {
+                continue;
+            }
+            self.candidates += 1;
+            if !r.is_pseudo_legal(pos, c) {
+                continue;
+            }
+            assert!(
+                !strict,
+                "pseudo-legal {c:?} is not generated: {}",
+                self.ctx(pos)
+            );
+            if let Some(after) = r.play(pos, c) {
+                assert!(
+                    children.contains(&after),
+                    "pseudo-legal {c:?} is legal, not generated, and its position is no \
+                     listed move's: {}",
+                    self.ctx(pos)
+                );
+            }
+        }
+    }
+}
+
+/// Walks every position of a suite; `budget` bounds the leaves per root (see `depth_for`).
+fn check_suite(file: &str, cond: Condition, budget: u64) {
+    let start = std::time::Instant::now();
+    let entries = suite(file);
+    assert!(!entries.is_empty(), "{file}: no positions");
+    let (mut nodes, mut cands) = (0, 0);
+    for (fen, counts) in &entries {
+        let pos = Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+        let rules = rules_for(cond, &pos);
+        let depth = depth_for(counts, budget);
+        let mut w = Walk {
+            rules: &rules,
+            root: fen,
+            rng: pos.hash | 1,
+            nodes: 0,
+            candidates: 0,
+        };
+        if std::env::var_os("INV_TRACE").is_some() {
+            eprintln!("{file}: {fen} depth {depth}");
+        }
+        let t = std::time::Instant::now();
+        w.walk(&pos, 0, depth);
+        if t.elapsed().as_secs_f64() > 1.0 {
+            eprintln!("{file}: {fen} depth {depth}: {:.1?}", t.elapsed());
+        }
+        nodes += w.nodes;
+        cands += w.candidates;
+    }
+    eprintln!(
+        "{file}: {} roots, {nodes} positions, {cands} candidates, {:.1?}",
+        entries.len(),
+        start.elapsed()
+    );
+}
+
+#[test]
+fn orthodox_invariants() {
+    check_suite("perftsuite.epd", Condition::Orthodox, 20_000);
+}
+
+#[test]
+fn teleport_invariants() {
+    check_suite("teleport.epd", Condition::Teleport, 50_000);
+}
+
+#[test]
+fn kazan_invariants() {
+    check_suite("kazan.epd", Condition::Kazan, 20_000);
+}
+
+#[test]
+fn tatarstan_invariants() {
+    check_suite("tatarstan.epd", Condition::Tatarstan, 5_000);
+}
+
+#[test]
+fn tatarstan_nochains_invariants() {
+    check_suite(
+        "tatarstan-nochains.epd",
+        Condition::TatarstanNoChains,
+        20_000,
+    );
+}
+
+#[test]
+fn pocket_mutation_invariants() {
+    check_suite("pocket-mutation.epd", Condition::PocketMutation, 20_000);
+}
+
+#[test]
+fn combo_invariants() {
+    check_suite("combo.epd", Condition::Combo, 2_000);
+}
