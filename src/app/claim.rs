@@ -162,12 +162,9 @@ pub(super) fn claim_cmd(a: &ClaimArgs) -> i32 {
     let holds = proof.holds;
     let in_check = proof.in_check;
     let safe_move = proof.safe_move.clone();
+    print_document(a.format, &proof);
     match a.format {
-        Format::Json => println!(
-            "{}",
-            serde_json::to_string_pretty(&proof).unwrap_or_default()
-        ),
-        Format::Yaml => print!("{}", crate::problem::yaml::to_yaml_string(&proof)),
+        Format::Json | Format::Yaml => {}
         Format::Text => {
             if holds && cond == Condition::Combo {
                 println!(

@@ -283,6 +283,16 @@ fn physical_memory_mb() -> Option<usize> {
     (pages > 0 && size > 0).then(|| (pages as u128 * size as u128 / (1 << 20)) as usize)
 }
 
+/// Prints a document for programs: pretty JSON, or YAML; nothing for text (the command
+/// prints its own text).
+fn print_document(format: Format, doc: &impl Serialize) {
+    match format {
+        Format::Json => println!("{}", serde_json::to_string_pretty(doc).unwrap_or_default()),
+        Format::Yaml => print!("{}", crate::problem::yaml::to_yaml_string(doc)),
+        Format::Text => {}
+    }
+}
+
 /// Ctrl-C sets `stop`: the search ends and what it proved is printed. A second Ctrl-C ends
 /// the program at once (exit code 130, as a shell reports SIGINT).
 fn on_ctrl_c(stop: &Arc<AtomicBool>) {

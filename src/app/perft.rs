@@ -72,14 +72,7 @@ pub(super) fn perft_cmd(a: &PerftArgs) -> i32 {
                 nodes: total,
                 divide,
             };
-            if a.format == Format::Json {
-                println!(
-                    "{}",
-                    serde_json::to_string_pretty(&report).unwrap_or_default()
-                );
-            } else {
-                print!("{}", crate::problem::yaml::to_yaml_string(&report));
-            }
+            print_document(a.format, &report);
         }
     }
     EXIT_OK

@@ -69,14 +69,7 @@ pub(super) fn show_cmd(a: &ShowArgs) -> i32 {
         eprintln!("error: {e}");
     }
     report.errors = errors.iter().map(|e| e.to_string()).collect();
-    match a.format {
-        Format::Json => println!(
-            "{}",
-            serde_json::to_string_pretty(&report).unwrap_or_default()
-        ),
-        Format::Yaml => print!("{}", crate::problem::yaml::to_yaml_string(&report)),
-        Format::Text => {}
-    }
+    print_document(a.format, &report);
     if errors.is_empty() {
         EXIT_OK
     } else {

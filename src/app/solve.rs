@@ -230,14 +230,7 @@ pub(super) fn solve_cmd(a: &SolveArgs) -> i32 {
         }
     }
     watchdog.close();
-    match a.format {
-        Format::Json => println!(
-            "{}",
-            serde_json::to_string_pretty(&report).unwrap_or_default()
-        ),
-        Format::Yaml => print!("{}", crate::problem::yaml::to_yaml_string(&report)),
-        Format::Text => {}
-    }
+    print_document(a.format, &report);
     for e in &input_errors {
         eprintln!("error: {e}");
     }
