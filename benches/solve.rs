@@ -11,6 +11,7 @@ use chainmate::output::text::twin_text;
 use chainmate::problem::load_file;
 use chainmate::rules::Rules;
 use chainmate::search::solve::{Settings, solve_twin};
+#[allow(dead_code)]
 #[path = "../tests/common/solution_text.rs"]
 mod solution_text;
 use solution_text::{diff, parse};

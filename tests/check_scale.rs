@@ -1,7 +1,6 @@
 //! `check` on collections: bounded at any size, streamed in input order, honest under time
 //! limits and Ctrl-C, each twin judged against its own part of the stated solution.
 
-#[allow(dead_code)]
 mod common;
 use common::chainmate;
 use std::io::{BufRead, BufReader};

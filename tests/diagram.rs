@@ -6,6 +6,8 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+mod common;
+
 fn chainmate(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_chainmate"))
         .args(args)
@@ -293,20 +295,8 @@ fn stdin_and_bad_input() {
     let out = chainmate(&["diagram", dir.join("missing.inp").to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
 
-    use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_chainmate"))
-        .args(["diagram", "-"])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(std::fs::read(ARMENI).unwrap().as_slice())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(0));
-    assert!(String::from_utf8_lossy(&out.stdout).contains("data-piece=\"wK\""));
+    let armeni = std::fs::read_to_string(ARMENI).unwrap();
+    let (code, stdout, _) = common::with_stdin(&["diagram", "-"], &armeni);
+    assert_eq!(code, 0);
+    assert!(stdout.contains("data-piece=\"wK\""));
 }

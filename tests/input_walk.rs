@@ -1,7 +1,6 @@
 //! Reading many problems (#13): one bad document in a multi-problem file is one error and
 //! the others are still read; directory walks follow no symlink loop, never open named
 //! pipes, and report unreadable files.
-#[allow(dead_code)]
 mod common;
 use common::chainmate;
 use std::path::{Path, PathBuf};

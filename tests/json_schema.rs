@@ -1,7 +1,6 @@
 //! The JSON output of every command validates against docs/schema.json (schema
 //! `chainmate/1`), and each document names its schema version and command first.
 
-#[allow(dead_code)]
 mod common;
 use common::{chainmate, root};
 

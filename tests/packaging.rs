@@ -2,34 +2,8 @@
 //! completions, the manual page, the licence and metadata, and docs that agree with the
 //! binary on its limits.
 
-#[allow(dead_code)]
 mod common;
-use common::{chainmate, root};
-use std::io::Write;
-use std::process::{Command, Stdio};
-
-/// Runs chainmate with `input` on standard input: (exit code, stdout, stderr).
-fn with_stdin(args: &[&str], input: &str) -> (i32, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_chainmate"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use common::{chainmate, root, with_stdin};
 
 #[test]
 fn dash_reads_standard_input() {

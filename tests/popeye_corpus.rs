@@ -20,7 +20,6 @@ use chainmate::search::solve::{Settings, solve_twin};
 use common::solution_text::{diff, parse};
 use std::path::Path;
 
-#[allow(dead_code)]
 mod common;
 
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/popeye");

@@ -1,7 +1,6 @@
 //! Defects found by a correctness sweep (hostile input, our own notation read back, stops),
 //! each pinned by a test that failed before its fix.
 
-#[allow(dead_code)]
 mod common;
 use common::chainmate;
 use std::path::PathBuf;

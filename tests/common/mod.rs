@@ -1,3 +1,4 @@
+#![allow(dead_code)]
 //! Helpers shared by the tests that run the real binary.
 
 pub mod solution_text;
@@ -20,4 +21,29 @@ pub fn chainmate(args: &[&str]) -> (i32, String, String) {
 /// A path inside the repository.
 pub fn root(p: &str) -> String {
     format!("{}/{p}", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Runs chainmate with `input` on standard input: (exit code, stdout, stderr).
+pub fn with_stdin(args: &[&str], input: &str) -> (i32, String, String) {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_chainmate"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }

@@ -1,4 +1,3 @@
-#![allow(dead_code)]
 //! Parser and comparator for solutions written in Popeye's text output format.
 //!
 //! The solver prints its solutions in the format Popeye uses, and the tests
