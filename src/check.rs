@@ -7,8 +7,8 @@
 //! `Qd1-d5`, short `Qd5`), ignoring check and mate signs, so YACPDB-style and Popeye-style
 //! solutions are both understood.
 
-use crate::moves::Move;
-use crate::output::notation::{Style, move_body};
+use crate::moves::{Effects, Move};
+use crate::output::notation::{Style, effects_text};
 use crate::position::Position;
 use crate::problem::{Problem, TwinInstance};
 use crate::rules::Rules;
@@ -208,54 +208,73 @@ pub fn find_move(rules: &Rules, pos: &Position, text: &str) -> Option<(Move, Pos
 }
 
 /// Reads move texts in one position: the legal moves and their texts are worked out once,
-/// so that many texts (a stated solution's variations, a round-trip test) can be read
-/// cheaply. A text names a move when its normalized form is the move's long or short
+/// so that many texts (a stated solution's variations, a round-trip test, a game) can be
+/// read cheaply. A text names a move when its normalized form is the move's long or short
 /// text; a text that fits moves with different results names none (it is ambiguous).
+/// Conditions whose moves are written step by step read them with their own reader
+/// (`Rules::read_move`); the move is then found by the position it leads to.
 pub struct MoveReader<'a> {
     rules: &'a Rules,
     pos: &'a Position,
-    /// Each legal move with its result and its normalized long and short bodies (empty
-    /// for Combo, whose texts are read step by step).
-    moves: Vec<(Move, Position, String, String)>,
+    /// Each legal move with its result and its effects.
+    moves: Vec<(Move, Position, Effects)>,
+    /// The normalized long and short bodies of the moves, worked out when first needed
+    /// (not for a condition that reads its moves itself).
+    texts: std::cell::OnceCell<Vec<(String, String)>>,
     has_nightrider: bool,
+}
+
+/// A move of a game as read: the position after it (the opponent to move), its effects,
+/// and whether it was read by the condition's own reader (game semantics: it may leave
+/// the own king attacked or capture the enemy king).
+pub struct GameMove {
+    pub child: Position,
+    pub effects: Effects,
+    pub stepwise: bool,
+}
+
+impl GameMove {
+    /// Does the move capture the enemy king (`before`: the position it was played in)?
+    pub fn captures_king(&self, before: &Position) -> bool {
+        let k = before.king(before.side.flip());
+        self.effects.steps().any(|s| s.capture && s.to == k)
+    }
 }
 
 impl<'a> MoveReader<'a> {
     pub fn new(rules: &'a Rules, pos: &'a Position) -> MoveReader<'a> {
-        let combo = rules.condition == crate::rules::Condition::Combo;
-        let moves = rules
-            .legal_moves(pos)
-            .into_iter()
-            .map(|(m, c)| {
-                if combo {
-                    (m, c, String::new(), String::new())
-                } else {
-                    let long = normalize(&move_body(rules, pos, m, Style::Long));
-                    let short = normalize(&move_body(rules, pos, m, Style::Short));
-                    (m, c, long, short)
-                }
-            })
-            .collect();
         let has_nightrider =
             (0..64u8).any(|s| pos.board.kind_at(s) == Some(crate::core::Kind::Nightrider));
         MoveReader {
             rules,
             pos,
-            moves,
+            moves: rules.legal_with_effects(pos),
+            texts: std::cell::OnceCell::new(),
             has_nightrider,
         }
     }
 
+    fn texts(&self) -> &[(String, String)] {
+        self.texts.get_or_init(|| {
+            self.moves
+                .iter()
+                .map(|(_, _, e)| {
+                    let text = |style| normalize(&effects_text(self.rules, self.pos, e, style));
+                    (text(Style::Long), text(Style::Short))
+                })
+                .collect()
+        })
+    }
+
     /// The one legal move `text` names, if any.
     pub fn find(&self, text: &str) -> Option<(Move, Position)> {
-        if self.rules.condition == crate::rules::Condition::Combo {
-            // A combo is read step by step and found by the position it leads to.
-            let (after, _) = crate::rules::combo::parse(self.pos, self.rules, text).ok()?;
+        if let Some(read) = self.rules.read_move(self.pos, text, false) {
+            let (after, _) = read.ok()?;
             return self
                 .moves
                 .iter()
-                .find(|(_, c, _, _)| c.hash == after.hash && c.board == after.board)
-                .map(|(m, c, _, _)| (*m, *c));
+                .find(|(_, c, _)| c.hash == after.hash && c.board == after.board)
+                .map(|(m, c, _)| (*m, *c));
         }
         let leader = |t: &str| t.split('(').next().unwrap_or("").to_string();
         let mut wants = vec![normalize(text)];
@@ -278,11 +297,48 @@ impl<'a> MoveReader<'a> {
         None
     }
 
+    /// A move of a game: read by the condition's own reader where it has one (game
+    /// semantics), otherwise the one legal move the text names. The error says why not,
+    /// to follow the move's text (`: step 2 ...`, ` is not a legal ... move here`).
+    pub fn read_game_move(&self, text: &str) -> Result<GameMove, String> {
+        if let Some(read) = self.rules.read_move(self.pos, text, false) {
+            let (child, effects) = read.map_err(|e| format!(": {e}"))?;
+            return Ok(GameMove {
+                child,
+                effects,
+                stepwise: true,
+            });
+        }
+        let (m, child) = self.find(text).ok_or_else(|| {
+            format!(
+                " is not a legal {} move here ({})",
+                self.rules.condition.name(),
+                self.pos.to_fen()
+            )
+        })?;
+        let effects = self
+            .moves
+            .iter()
+            .find(|x| x.0 == m)
+            .map(|x| x.2.clone())
+            .expect("a found move is in the list");
+        Ok(GameMove {
+            child,
+            effects,
+            stepwise: false,
+        })
+    }
+
     /// The move whose texts fit, when all the moves that fit have one result.
     fn unique(&self, fits: impl Fn(&str, &str) -> bool) -> Option<(Move, Position)> {
-        let mut hits = self.moves.iter().filter(|(_, _, l, s)| fits(l, s));
-        let (m, c, _, _) = hits.next()?;
-        if hits.any(|(_, d, _, _)| d.hash != c.hash || d.board != c.board) {
+        let mut hits = self
+            .moves
+            .iter()
+            .zip(self.texts())
+            .filter(|(_, (l, s))| fits(l, s))
+            .map(|(x, _)| x);
+        let (m, c, _) = hits.next()?;
+        if hits.any(|(_, d, _)| d.hash != c.hash || d.board != c.board) {
             return None;
         }
         Some((*m, *c))

@@ -1,5 +1,7 @@
-//! A move: its first step plus what happens besides (promotion, en passant, castling).
-//! Conditions that add effects (chains, swaps, transformations, drops) extend [`MoveKind`].
+//! A move: its first step plus what happens besides (promotion, en passant, castling,
+//! and the conditions' mechanisms: swaps, pockets, compound moves). [`MoveKind`] names
+//! mechanisms, never conditions; a condition describes each move it generated as a list of
+//! [`Effect`]s (`Rules::effects`), which notation, JSON steps, replay and the checker read.
 
 use crate::core::{Kind, Square};
 
@@ -12,18 +14,89 @@ pub enum MoveKind {
     EnPassant,
     /// Castling; `from`/`to` are the king's squares, the rook's follow from the side.
     Castle,
-    /// Teleport: the piece on `from` goes to `to`, the own piece there goes to `from`;
-    /// `promo` promotes whichever pawn arrives on its last rank.
-    Teleport,
-    /// A pawn's two-step that teleports (gives en-passant rights as a two-step does).
-    TeleportDouble,
-    /// Pocket Mutation: the piece on `from` (= `to`) goes into the pocket as `promo`.
-    Pocket,
-    /// Pocket Mutation: the pocketed piece is dropped on `to` (= `from`).
-    Drop,
-    /// Combo chess: a combo whose first step starts on `from` and whose last step ends on
-    /// `to`; `chain` numbers it among the position's combos (see `rules::combo`).
-    Combo,
+    /// The piece on `from` goes to `to`, the own piece there goes to `from`; `promo`
+    /// promotes whichever pawn arrives on its last rank (Teleport chess).
+    Swap,
+    /// A pawn's two-step that swaps (gives en-passant rights as a two-step does).
+    SwapDouble,
+    /// The piece on `from` (= `to`) goes into its side's pocket as `promo`.
+    ToPocket,
+    /// The pocketed piece is dropped on `to` (= `from`).
+    FromPocket,
+    /// A move of several steps worked out by its condition: the first step starts on
+    /// `from`, the last ends on `to`, `chain` numbers it among the position's moves.
+    /// `Position::make` only passes the turn; the condition plays it.
+    Compound,
+}
+
+/// One step of a unit inside a move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Step {
+    pub from: Square,
+    pub to: Square,
+    /// The kind of the piece making the step.
+    pub kind: Kind,
+    /// The piece's new kind when it promotes on this step.
+    pub promo: Option<Kind>,
+    /// The step captures an enemy piece (on `to`, or behind it en passant).
+    pub capture: bool,
+    /// Castling: the king's step; the rook's step is implied by the side and the wing.
+    pub castle: bool,
+}
+
+/// One thing a move does, in the order it happens.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Effect {
+    /// A unit steps (captures included).
+    Step(Step),
+    /// The units on `from` and `to` swap squares; `promo` promotes the one that arrives
+    /// on its last rank.
+    Swap {
+        from: Square,
+        to: Square,
+        kind: Kind,
+        other: Kind,
+        promo: Option<Kind>,
+    },
+    /// The unit on `at` changes its kind to `kind`.
+    Transform { at: Square, kind: Kind },
+    /// The unit on `from` goes into its side's pocket as `kind`.
+    Pocket {
+        from: Square,
+        kind: Kind,
+        as_kind: Kind,
+    },
+    /// The pocketed unit `kind` is dropped on `to`.
+    Drop { to: Square, kind: Kind },
+}
+
+/// How a move's effects are written (the condition's notation hook).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Layout {
+    /// The first effect is the move; the others follow it in parentheses:
+    /// `e2-e4 (Sg1-e2, Rh1-g1)`, `Sg1-f3 (f3=P, f1=R)`.
+    Leader,
+    /// Every effect is a step, written in square brackets: `[Bf1-g2; g2-g3]`.
+    Steps,
+}
+
+/// What a move does, worked out once when the move is made.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Effects {
+    pub layout: Layout,
+    pub effects: Vec<Effect>,
+    /// The move takes a pawn en passant (written `ep.`).
+    pub en_passant: bool,
+}
+
+impl Effects {
+    /// The steps of the move, in order.
+    pub fn steps(&self) -> impl Iterator<Item = &Step> {
+        self.effects.iter().filter_map(|e| match e {
+            Effect::Step(s) => Some(s),
+            _ => None,
+        })
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

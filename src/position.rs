@@ -295,7 +295,7 @@ impl Position {
             p.hash ^= ZOBRIST.ep[p.ep as usize];
             p.ep = NO_SQUARE;
         }
-        if m.kind == MoveKind::Drop {
+        if m.kind == MoveKind::FromPocket {
             let kind = p.pockets[us.idx()].expect("drop from an empty pocket");
             p.set_pocket(us, None);
             p.put(m.to, Piece::new(us, kind));
@@ -324,14 +324,14 @@ impl Position {
                 }
                 p.put(m.to, piece);
             }
-            MoveKind::Pocket => {
+            MoveKind::ToPocket => {
                 p.set_pocket(us, Some(m.promo.unwrap_or(piece.kind)));
             }
-            MoveKind::Drop => {} // returned above
+            MoveKind::FromPocket => {} // returned above
             // A combo is played by `rules::combo` (it needs its steps); here the piece
             // stays where it was and only the turn passes.
-            MoveKind::Combo => p.put(m.from, piece),
-            MoveKind::Teleport | MoveKind::TeleportDouble => {
+            MoveKind::Compound => p.put(m.from, piece),
+            MoveKind::Swap | MoveKind::SwapDouble => {
                 let mut other = p.remove(m.to).expect("teleport onto an empty square");
                 if let Some(k) = m.promo {
                     if piece.kind == Kind::Pawn && us.relative_rank(m.to) == 7 {
@@ -352,7 +352,7 @@ impl Position {
         }
         p.side = us.flip();
         p.hash ^= ZOBRIST.side;
-        if matches!(m.kind, MoveKind::DoublePush | MoveKind::TeleportDouble) {
+        if matches!(m.kind, MoveKind::DoublePush | MoveKind::SwapDouble) {
             let ep = ((m.from as i8 + m.to as i8) / 2) as Square;
             if p.ep_usable(ep) {
                 p.ep = ep;

@@ -20,6 +20,9 @@
 //!   capturable under the condition);
 //! * `in_check(pos)` agrees with the condition's attack test on the null move,
 //!   `other_side_in_check(&pos.null_move())`;
+//! * effects: `legal_with_effects` lists the legal moves in order, `effects` of each gives
+//!   its position and the same effects, and the effects played one by one on the board
+//!   (an independent reading in this file) give the move's board and pockets;
 //! * every move of `Rules::generate`'s list passes `Rules::is_pseudo_legal`, and `Rules::play`
 //!   of it agrees with the generator: where `cheap_replay()` is true, every legal move is
 //!   generated and `play` gives its position, and every generated move `play` accepts leads
@@ -44,8 +47,8 @@
 //! invariants`.
 
 use chainmate::core::piece::ALL_KINDS;
-use chainmate::core::{Kind, NO_SQUARE};
-use chainmate::moves::{Move, MoveKind, MoveList};
+use chainmate::core::{Color, Kind, NO_SQUARE, Piece};
+use chainmate::moves::{Effect, Effects, Move, MoveKind, MoveList};
 use chainmate::position::Position;
 use chainmate::rules::{Condition, Rules};
 use std::collections::HashSet;
@@ -55,12 +58,105 @@ const MOVE_KINDS: [MoveKind; 9] = [
     MoveKind::DoublePush,
     MoveKind::EnPassant,
     MoveKind::Castle,
-    MoveKind::Teleport,
-    MoveKind::TeleportDouble,
-    MoveKind::Pocket,
-    MoveKind::Drop,
-    MoveKind::Combo,
+    MoveKind::Swap,
+    MoveKind::SwapDouble,
+    MoveKind::ToPocket,
+    MoveKind::FromPocket,
+    MoveKind::Compound,
 ];
+
+/// Plays a move's effects on a copy of the board, one by one, as the effects say (an
+/// independent reading of `Effect`): a step onto an own piece lifts that piece, and the
+/// next step from that square moves it (Combo); a capture step onto an empty square takes
+/// en passant.
+fn apply_effects(
+    pos: &Position,
+    e: &Effects,
+) -> (chainmate::core::board::Board, [Option<Kind>; 2]) {
+    let mut board = pos.board;
+    let mut pockets = pos.pockets;
+    let us = pos.side;
+    let mut hand: Option<(u8, Piece)> = None;
+    for effect in &e.effects {
+        match *effect {
+            Effect::Step(st) => {
+                let mut piece = match hand {
+                    Some((at, p)) if at == st.from => {
+                        hand = None;
+                        p
+                    }
+                    _ => board.remove(st.from).expect("a step from an empty square"),
+                };
+                assert_eq!(piece.kind, st.kind, "the step's kind: {effect:?}");
+                if st.castle {
+                    let wing = if st.to > st.from { 0 } else { 1 };
+                    let (_, _, rf, rt, _) = chainmate::position::CASTLINGS[us.idx()][wing];
+                    // Combo: an own piece on the king's target is challenged.
+                    if let Some(p) = board.remove(st.to) {
+                        hand = Some((st.to, p));
+                    }
+                    let rook = board.remove(rf).expect("castling without rook");
+                    board.put(st.to, piece);
+                    board.put(rt, rook);
+                    continue;
+                }
+                match board.get(st.to) {
+                    Some(p) if p.color == us => hand = Some((st.to, p)),
+                    Some(_) => assert!(st.capture, "a capture not marked: {effect:?}"),
+                    None if st.capture => {
+                        let behind = if us == Color::White {
+                            st.to - 8
+                        } else {
+                            st.to + 8
+                        };
+                        board.remove(behind).expect("en passant without a pawn");
+                    }
+                    None => {}
+                }
+                board.remove(st.to);
+                if let Some(k) = st.promo {
+                    piece.kind = k;
+                }
+                board.put(st.to, piece);
+            }
+            Effect::Swap {
+                from, to, promo, ..
+            } => {
+                let mut a = board.remove(from).unwrap();
+                let mut b = board.remove(to).unwrap();
+                if let Some(k) = promo {
+                    if a.kind == Kind::Pawn && us.relative_rank(to) == 7 {
+                        a.kind = k;
+                    } else {
+                        b.kind = k;
+                    }
+                }
+                board.put(to, a);
+                board.put(from, b);
+            }
+            Effect::Transform { at, kind } => {
+                let mut p = board.remove(at).expect("transform on an empty square");
+                p.kind = kind;
+                board.put(at, p);
+            }
+            Effect::Pocket {
+                from,
+                kind,
+                as_kind,
+            } => {
+                assert_eq!(board.remove(from).map(|p| p.kind), Some(kind));
+                pockets[us.idx()] = Some(as_kind);
+            }
+            Effect::Drop { to, kind } => {
+                assert_eq!(pockets[us.idx()], Some(kind));
+                pockets[us.idx()] = None;
+                board.put(to, Piece::new(us, kind));
+            }
+        }
+    }
+    assert!(hand.is_none(), "a lifted piece never put down: {e:?}");
+    (board, pockets)
+}
 
 /// A suite line: FEN and its (depth, count) pairs; lines after `# heavy` are left out.
 fn suite(name: &str) -> Vec<(String, Vec<(u32, u64)>)> {
@@ -199,6 +295,51 @@ impl Walk<'_> {
             assert!(
                 !r.other_side_in_check(c),
                 "legal {m:?} leaves the own king capturable: {}",
+                self.ctx(pos)
+            );
+        }
+        // Effects describe the move completely: played on the board one by one they give
+        // the move's position (Combo: the first 6 moves, each replay walks the combos).
+        let with_effects = r.legal_with_effects(pos);
+        assert_eq!(
+            with_effects.len(),
+            legal.len(),
+            "legal_with_effects: {}",
+            self.ctx(pos)
+        );
+        for ((m, c, e), (lm, lc)) in
+            with_effects
+                .iter()
+                .zip(&legal)
+                .take(if combo { 6 } else { 64 })
+        {
+            assert_eq!(
+                (m, c),
+                (lm, lc),
+                "legal_with_effects order: {}",
+                self.ctx(pos)
+            );
+            let (after, effects) = r
+                .effects(pos, *m)
+                .unwrap_or_else(|| panic!("no effects for legal {m:?}: {}", self.ctx(pos)));
+            assert_eq!(&effects, e, "effects of {m:?} twice: {}", self.ctx(pos));
+            assert_eq!(
+                after.board,
+                c.board,
+                "effects position of {m:?}: {}",
+                self.ctx(pos)
+            );
+            let (board, pockets) = apply_effects(pos, &effects);
+            assert_eq!(
+                board,
+                c.board,
+                "effects {effects:?} played: {}",
+                self.ctx(pos)
+            );
+            assert_eq!(
+                pockets,
+                c.pockets,
+                "effects {effects:?} pockets: {}",
                 self.ctx(pos)
             );
         }

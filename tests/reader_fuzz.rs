@@ -8,13 +8,14 @@
 //! Readers: YAML and Popeye input (`problem::parse_text`), FEN (`Position::from_fen`, which
 //! must also read its own `to_fen` back to the same position, and `parse_text` with
 //! `Format::Fen`), stated moves (`check::tokens`, `check::find_move`, `MoveReader::find`) and
-//! Combo notation (`rules::combo::parse` and `parse_capture`).
+//! Combo notation (`Rules::read_move`, the condition's own step-by-step reader).
 
 use chainmate::check::{MoveReader, find_move, tokens};
 use chainmate::core::Kind;
+use chainmate::output::notation::{Style, effects_text};
 use chainmate::position::Position;
 use chainmate::problem::{Format, Problem, parse_text};
-use chainmate::rules::{Condition, Rules, combo};
+use chainmate::rules::{Condition, Rules};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use std::path::{Path, PathBuf};
@@ -365,16 +366,16 @@ fn combo_reader() {
         }
     }
     for (r, p) in &cases {
-        for (_, steps) in combo::moves_with_steps(p, r).iter().step_by(7).take(20) {
-            texts.push(combo::steps_text(p, r, steps, true));
-            texts.push(combo::steps_text(p, r, steps, false));
+        for (_, effects) in r.moves_with_effects(p).iter().step_by(7).take(20) {
+            texts.push(effects_text(r, p, effects, Style::Long));
+            texts.push(effects_text(r, p, effects, Style::Short));
         }
     }
     texts.sort();
     texts.dedup();
     fuzz("combo", &texts, |i, t| {
         let (r, p) = &cases[(i + t.len()) % cases.len()];
-        let _ = combo::parse(p, r, t);
-        let _ = combo::parse_capture(p, r, t);
+        let _ = r.read_move(p, t, false);
+        let _ = r.read_move(p, t, true);
     });
 }

@@ -61,15 +61,20 @@ fn combo_claim(pos: &Position, rules: &Rules) -> ClaimProof {
     let them_to_move = pos.null_move();
     if let Some(steps) = combo::king_capture(pos, us.flip(), rules) {
         proof.in_check = true;
-        proof.check_capture = Some(combo::steps_text(&them_to_move, rules, &steps, false));
+        proof.check_capture = Some(crate::output::notation::steps_text(
+            rules,
+            &them_to_move,
+            &steps,
+            Style::Short,
+        ));
         return proof;
     }
     for (after, steps) in combo::moves_with_steps(pos, rules) {
-        let text = combo::steps_text(pos, rules, &steps, false);
+        let text = crate::output::notation::steps_text(rules, pos, &steps, Style::Short);
         match combo::king_capture(&after, after.side, rules) {
             Some(capture) => proof.refutations.push(ComboRefutation {
                 combo: text,
-                capture: combo::steps_text(&after, rules, &capture, false),
+                capture: crate::output::notation::steps_text(rules, &after, &capture, Style::Short),
             }),
             None => {
                 proof.safe_move = Some(text);
@@ -392,7 +397,7 @@ fn verify_combo(pos: &Position, rules: &Rules, proof: &ClaimProof) -> Result<Str
     if let Some((_, steps)) = all.iter().find(|(after, _)| !covered.contains(&after.hash)) {
         return Err(format!(
             "the combo {} is not refuted in the proof",
-            combo::steps_text(pos, rules, steps, false)
+            crate::output::notation::steps_text(rules, pos, steps, Style::Short)
         ));
     }
     Ok(format!(

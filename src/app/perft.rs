@@ -1,6 +1,7 @@
 //! The `perft` command: count the leaves of the legal move tree under a condition.
 
 use super::*;
+use crate::output::notation::{effects_text, suffix};
 
 pub(super) fn perft_cmd(a: &PerftArgs) -> i32 {
     let fen = a
@@ -21,30 +22,20 @@ pub(super) fn perft_cmd(a: &PerftArgs) -> i32 {
     let rules = rules_for(cond, &pos);
     // Each first move with its count (--divide), then the total.
     let mut divide: Vec<PerftMove> = vec![];
-    let total = if a.divide && a.depth > 0 && cond == Condition::Combo {
-        // Combos are printed from the walk's own paths (replaying each one would cost a
-        // generation per move), without check signs.
-        use crate::rules::combo;
+    let total = if a.divide && a.depth > 0 {
+        // Moves written as steps (combos) are printed without check signs: a sign would
+        // cost a combo walk per move.
+        let signs = rules.layout() == crate::moves::Layout::Leader;
         let mut total = 0;
-        for (child, steps) in combo::moves_with_steps(&pos, &rules) {
-            if combo::can_capture_king(&child, child.side, &rules) {
-                continue;
+        for (_, child, effects) in rules.legal_with_effects(&pos) {
+            let n = perft(&rules, &child, a.depth - 1);
+            total += n;
+            let mut text = effects_text(&rules, &pos, &effects, Style::Long);
+            if signs {
+                text.push_str(suffix(&rules, &child, Style::Long));
             }
-            let n = perft(&rules, &child, a.depth - 1);
-            total += n;
             divide.push(PerftMove {
-                r#move: combo::steps_text(&pos, &rules, &steps, true),
-                nodes: n,
-            });
-        }
-        total
-    } else if a.divide && a.depth > 0 {
-        let mut total = 0;
-        for (m, child) in rules.legal_moves(&pos) {
-            let n = perft(&rules, &child, a.depth - 1);
-            total += n;
-            divide.push(PerftMove {
-                r#move: move_text(&rules, &pos, m, &child, Style::Long),
+                r#move: text,
                 nodes: n,
             });
         }

@@ -1,6 +1,7 @@
 //! The `replay` command: play a game or move sequence and print each position.
 
 use super::*;
+use crate::output::notation::{effects_text, suffix};
 
 /// Replays moves from the initial array (game rules: in Pocket Mutation White may not use
 /// the pocket on the first move, D15) or from a FEN, checking each move and printing the
@@ -53,70 +54,92 @@ pub(super) fn replay_cmd(a: &ReplayArgs) -> i32 {
                 "..."
             }
         );
-        if cond == Condition::Combo {
-            // Game semantics: a combo may leave the own king capturable; a king capture
-            // ends the game.
-            let shown = token.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
-            let (child, steps) = match crate::rules::combo::parse(&pos, &rules, shown) {
-                Ok(x) => x,
-                Err(e) => {
-                    eprintln!("error: {name}: move {number}{shown}: {e}");
-                    return EXIT_INPUT;
-                }
-            };
-            let text = crate::rules::combo::steps_text(&pos, &rules, &steps, false);
-            let last = steps.last().expect("a combo has steps");
-            if last.capture && last.to == pos.king(pos.side.flip()) {
-                clock.advance(&pos, &child);
+        let shown = token.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
+        let reader = crate::check::MoveReader::new(&rules, &pos);
+        let read = match reader.read_game_move(shown) {
+            Ok(mv) => mv,
+            Err(e) => {
+                eprintln!("error: {name}: move {number}{shown}{e}");
+                return EXIT_INPUT;
+            }
+        };
+        let line = match game_line(&rules, &pos, &read, game_start && ply == 0) {
+            Ok(line) => line,
+            Err(e) => {
+                eprintln!("error: {name}: move {number}{shown}{e}");
+                return EXIT_INPUT;
+            }
+        };
+        let child = read.child;
+        clock.advance(&pos, &child);
+        match line {
+            GameLine::Ended(text) => {
                 println!("{number}{text} {} (king captured)", clock.fen(&child));
                 return EXIT_OK;
             }
-            let mut notes = vec![];
-            if crate::rules::combo::can_capture_king(&child, child.side, &rules) {
-                notes.push("own king left capturable");
-            }
-            if rules.in_check(&child) {
-                notes.push("combo check");
-            }
-            let notes = if notes.is_empty() {
-                String::new()
-            } else {
-                format!(" ({})", notes.join(", "))
-            };
-            let sign = if rules.in_check(&child) { "+" } else { "" };
-            clock.advance(&pos, &child);
-            println!("{number}{text}{sign} {}{notes}", clock.fen(&child));
-            pos = child;
-            continue;
+            GameLine::Move(text, notes) => println!("{number}{text} {}{notes}", clock.fen(&child)),
         }
-        let found = crate::check::find_move(&rules, &pos, token).filter(|(m, _)| {
-            // D15: no pocket use on White's first move of a game.
-            !(game_start
-                && ply == 0
-                && cond == Condition::PocketMutation
-                && matches!(
-                    m.kind,
-                    crate::moves::MoveKind::Pocket | crate::moves::MoveKind::Drop
-                ))
-        });
-        let Some((m, child)) = found else {
-            let shown = token.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
-            eprintln!(
-                "error: {name}: move {number}{shown} is not a legal {} move here ({})",
-                cond.name(),
-                pos.to_fen()
-            );
-            return EXIT_INPUT;
-        };
-        clock.advance(&pos, &child);
-        println!(
-            "{number}{} {}",
-            move_text(&rules, &pos, m, &child, Style::Long),
-            clock.fen(&child)
-        );
         pos = child;
     }
     EXIT_OK
+}
+
+/// How a replayed move is printed: the move (and the notes after the FEN), or the move
+/// that captured the king and ended the game.
+enum GameLine {
+    Move(String, String),
+    Ended(String),
+}
+
+/// The text of a game move. A move read step by step (game semantics) is printed short,
+/// with `+` for check and notes on the kings; any other move as Popeye writes it. The
+/// first move of a game must be allowed at its start (D15).
+fn game_line(
+    rules: &Rules,
+    pos: &Position,
+    read: &crate::check::GameMove,
+    first: bool,
+) -> Result<GameLine, String> {
+    if !read.stepwise {
+        let m = rules
+            .legal_with_effects(pos)
+            .into_iter()
+            .find(|x| x.1.hash == read.child.hash && x.1.board == read.child.board)
+            .map(|x| x.0)
+            .expect("a read legal move is legal");
+        if first && !rules.allowed_at_game_start(pos, m) {
+            return Err(format!(
+                " is not a legal {} move here ({})",
+                rules.condition.name(),
+                pos.to_fen()
+            ));
+        }
+        let text = effects_text(rules, pos, &read.effects, Style::Long);
+        return Ok(GameLine::Move(
+            format!("{text}{}", suffix(rules, &read.child, Style::Long)),
+            String::new(),
+        ));
+    }
+    let text = effects_text(rules, pos, &read.effects, Style::Short);
+    if read.captures_king(pos) {
+        return Ok(GameLine::Ended(text));
+    }
+    let child = &read.child;
+    let mut notes = vec![];
+    if rules.other_side_in_check(child) {
+        notes.push("own king left capturable".to_string());
+    }
+    let check = rules.in_check(child);
+    if check {
+        notes.push(rules.check_name().to_string());
+    }
+    let notes = if notes.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", notes.join(", "))
+    };
+    let sign = if check { "+" } else { "" };
+    Ok(GameLine::Move(format!("{text}{sign}"), notes))
 }
 
 /// The move counters of a replayed game (FEN's last two fields). The half-move clock

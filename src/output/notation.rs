@@ -2,8 +2,8 @@
 //! `e5*d6 ep.`, `0-0`, `0-0-0`, suffixes ` +`, ` #`, ` =`), and short algebraic (`Qd5`,
 //! `Qxd5`, `e8=Q`, `exd6`, `O-O`, `+`, `#`) on request.
 
-use crate::core::{Kind, square_name};
-use crate::moves::{Move, MoveKind};
+use crate::core::{Kind, Square, square_name};
+use crate::moves::{Effect, Effects, Layout, Move, Step};
 use crate::position::Position;
 use crate::rules::Rules;
 
@@ -21,68 +21,101 @@ pub fn piece_letters(k: Kind) -> &'static str {
 
 /// Text of a move without suffix.
 pub fn move_body(rules: &Rules, pos: &Position, m: Move, style: Style) -> String {
-    use crate::rules::Condition;
-    if rules.condition == Condition::Combo {
-        // `[Bg2; g3]` (short) or `[Bf1-g2; g2-g3]` (long).
-        return match crate::rules::combo::replay(pos, rules, m) {
-            Some((_, steps)) => {
-                crate::rules::combo::steps_text(pos, rules, &steps, style == Style::Long)
-            }
-            None => "[?]".into(),
-        };
+    match rules.effects(pos, m) {
+        Some((_, effects)) => effects_text(rules, pos, &effects, style),
+        None => "[?]".into(),
     }
-    let mut s = leader_body(rules, pos, m, style);
-    // Kazan: the chain follows the leader in parentheses: `e2-e4 (Sg1-e2, Rh1-g1)`.
-    // Tatarstan: the transformations follow the chain: `Sg1-f3 (f3=P, f1=R)`.
-    let (steps, transformations) = match rules.condition {
-        Condition::Kazan => match crate::rules::kazan::replay(pos, rules, m) {
-            Some((_, steps)) => (steps, vec![]),
-            None => return s,
-        },
-        Condition::Tatarstan | Condition::TatarstanNoChains => {
-            match crate::rules::tatarstan::replay(pos, rules, m) {
-                Some(r) => (r.steps, r.transformations),
-                None => return s,
-            }
+}
+
+/// Text of a move from its effects: the condition's layout decides the shape.
+pub fn effects_text(rules: &Rules, pos: &Position, e: &Effects, style: Style) -> String {
+    match e.layout {
+        Layout::Steps => {
+            let steps: Vec<Step> = e.steps().copied().collect();
+            steps_text(rules, pos, &steps, style)
         }
-        _ => return s,
-    };
-    let leader = Move { chain: 0, ..m };
-    let mut board = pos.make(leader);
-    let mut texts: Vec<String> = steps
-        .iter()
-        .map(|&(from, to, promo)| {
-            let kind = board.board.kind_at(from).unwrap_or(Kind::Pawn);
-            board.step(from, to, promo);
+        Layout::Leader => {
+            let Some(first) = e.effects.first() else {
+                return "[?]".into();
+            };
+            let mut s = leader_text(rules, pos, first, e.en_passant, style);
+            // Kazan: the chain follows the leader in parentheses: `e2-e4 (Sg1-e2, Rh1-g1)`.
+            // Tatarstan: the transformations follow the chain: `Sg1-f3 (f3=P, f1=R)`.
+            let rest: Vec<String> = e.effects[1..].iter().map(follower_text).collect();
+            if !rest.is_empty() {
+                s.push_str(&format!(" ({})", rest.join(", ")));
+            }
+            s
+        }
+    }
+}
+
+/// An effect after the first, always long: `Sg1-e2`, `e7-e8=Q`, `f3=P`.
+fn follower_text(e: &Effect) -> String {
+    match *e {
+        Effect::Step(st) => {
             let mut t = format!(
                 "{}{}-{}",
-                piece_letters(kind),
-                square_name(from),
-                square_name(to)
+                piece_letters(st.kind),
+                square_name(st.from),
+                square_name(st.to)
             );
-            if let Some(k) = promo {
+            if let Some(k) = st.promo {
                 t.push('=');
                 t.push_str(k.code());
             }
             t
-        })
-        .collect();
-    texts.extend(
-        transformations
-            .iter()
-            .map(|&(sq, kind)| format!("{}={}", square_name(sq), kind.code())),
-    );
-    if !texts.is_empty() {
-        s.push_str(&format!(" ({})", texts.join(", ")));
+        }
+        Effect::Transform { at, kind } => format!("{}={}", square_name(at), kind.code()),
+        Effect::Swap { from, to, .. } => format!("{}<->{}", square_name(from), square_name(to)),
+        Effect::Pocket { from, kind, .. } => {
+            format!("{}{}->pocket", kind.code(), square_name(from))
+        }
+        Effect::Drop { to, kind } => format!("{}@{}", kind.code(), square_name(to)),
     }
-    s
 }
 
-/// The first step of a move (the whole move for orthodox and Teleport chess).
-fn leader_body(rules: &Rules, pos: &Position, m: Move, style: Style) -> String {
-    let kind = pos.board.kind_at(m.from).unwrap_or(Kind::Pawn);
-    if m.kind == MoveKind::Castle {
-        let long = m.to < m.from;
+/// The first effect of a move (the whole move for orthodox, Teleport and Pocket Mutation).
+fn leader_text(rules: &Rules, pos: &Position, e: &Effect, ep: bool, style: Style) -> String {
+    match *e {
+        Effect::Step(st) => step_text(rules, pos, &st, ep, style, true),
+        Effect::Swap {
+            from,
+            to,
+            kind,
+            other,
+            promo,
+        } => swap_text(pos, from, to, kind, other, promo),
+        // Pocket Mutation: `Rh1->pocket` (`Rh1->pocket=N` when it mutates), drops `Q@a3`.
+        Effect::Pocket {
+            from,
+            kind,
+            as_kind,
+        } => {
+            let mut t = format!("{}{}->pocket", kind.code(), square_name(from));
+            if as_kind != kind {
+                t.push('=');
+                t.push_str(as_kind.code());
+            }
+            t
+        }
+        Effect::Drop { to, kind } => format!("{}@{}", kind.code(), square_name(to)),
+        Effect::Transform { at, kind } => format!("{}={}", square_name(at), kind.code()),
+    }
+}
+
+/// One step: `Qd1-d5`, `Qd1*d5`, `e7-e8=Q`, `e5*d6 ep.`, `0-0`; short `Qxd5`, `exd6`,
+/// `O-O`. `first`: the move's first step (only it is disambiguated in short notation).
+fn step_text(
+    rules: &Rules,
+    pos: &Position,
+    st: &Step,
+    ep: bool,
+    style: Style,
+    first: bool,
+) -> String {
+    if st.castle {
+        let long = st.to < st.from;
         return match (style, long) {
             (Style::Long, false) => "0-0".into(),
             (Style::Long, true) => "0-0-0".into(),
@@ -90,95 +123,96 @@ fn leader_body(rules: &Rules, pos: &Position, m: Move, style: Style) -> String {
             (Style::Short, true) => "O-O-O".into(),
         };
     }
-    if matches!(m.kind, MoveKind::Teleport | MoveKind::TeleportDouble) {
-        return teleport_text(pos, m, kind);
-    }
-    // Pocket Mutation: `Rh1->pocket` (`Rh1->pocket=N` when it mutates), drops `Q@a3`.
-    if m.kind == MoveKind::Pocket {
-        let mut t = format!("{}{}->pocket", kind.code(), square_name(m.from));
-        if let Some(k) = m.promo.filter(|&k| k != kind) {
-            t.push('=');
-            t.push_str(k.code());
-        }
-        return t;
-    }
-    if m.kind == MoveKind::Drop {
-        let k = pos.pockets[pos.side.idx()].unwrap_or(Kind::Pawn);
-        return format!("{}@{}", k.code(), square_name(m.to));
-    }
-    let capture = m.kind == MoveKind::EnPassant || !pos.board.is_empty(m.to);
     let mut s = String::new();
     match style {
         Style::Long => {
-            s.push_str(piece_letters(kind));
-            s.push_str(&square_name(m.from));
-            s.push(if capture { '*' } else { '-' });
-            s.push_str(&square_name(m.to));
+            s.push_str(piece_letters(st.kind));
+            s.push_str(&square_name(st.from));
+            s.push(if st.capture { '*' } else { '-' });
         }
         Style::Short => {
-            if kind == Kind::Pawn {
-                if capture {
-                    s.push((b'a' + (m.from & 7)) as char);
+            if st.kind == Kind::Pawn {
+                if st.capture {
+                    s.push((b'a' + (st.from & 7)) as char);
                     s.push('x');
                 }
             } else {
-                s.push_str(piece_letters(kind));
-                s.push_str(&disambiguation(rules, pos, m, kind));
-                if capture {
+                s.push_str(piece_letters(st.kind));
+                if first {
+                    s.push_str(&disambiguation(rules, pos, st));
+                }
+                if st.capture {
                     s.push('x');
                 }
             }
-            s.push_str(&square_name(m.to));
         }
     }
-    if let Some(p) = m.promo {
+    s.push_str(&square_name(st.to));
+    if let Some(p) = st.promo {
         s.push('=');
         s.push_str(p.code());
     }
-    if m.kind == MoveKind::EnPassant && style == Style::Long {
+    if ep && style == Style::Long {
         s.push_str(" ep.");
     }
     s
 }
 
-/// A teleport names both pieces and both squares: `Sf3-g5<->Bg5` (the knight goes to g5,
+/// A move written as its steps in brackets: `[Bg2; g3]` (short) or `[Bf1-g2; g2-g3]`
+/// (long); only the first step is disambiguated.
+pub fn steps_text(rules: &Rules, pos: &Position, steps: &[Step], style: Style) -> String {
+    let texts: Vec<String> = steps
+        .iter()
+        .enumerate()
+        .map(|(i, st)| step_text(rules, pos, st, false, style, i == 0))
+        .collect();
+    format!("[{}]", texts.join("; "))
+}
+
+/// A swap names both pieces and both squares: `Sf3-g5<->Bg5` (the knight goes to g5,
 /// the bishop from g5 to f3); a promotion follows the pawn it promotes:
 /// `Rb8-b7<->Pb7=Q` (the pawn arrives on b8), `e7-e8=Q<->Re8`.
-fn teleport_text(pos: &Position, m: Move, kind: Kind) -> String {
-    let other = pos.board.kind_at(m.to).unwrap_or(Kind::Pawn);
+fn swap_text(
+    pos: &Position,
+    from: Square,
+    to: Square,
+    kind: Kind,
+    other: Kind,
+    promo: Option<Kind>,
+) -> String {
     let us = pos.side;
-    let promo = |applies: bool| match (applies, m.promo) {
+    let promo = |applies: bool| match (applies, promo) {
         (true, Some(k)) => format!("={}", k.code()),
         _ => String::new(),
     };
-    let mover_promotes = kind == Kind::Pawn && us.relative_rank(m.to) == 7;
+    let mover_promotes = kind == Kind::Pawn && us.relative_rank(to) == 7;
     format!(
         "{}{}-{}{}<->{}{}{}",
         piece_letters(kind),
-        square_name(m.from),
-        square_name(m.to),
+        square_name(from),
+        square_name(to),
         promo(mover_promotes),
         other.code(),
-        square_name(m.to),
+        square_name(to),
         promo(!mover_promotes),
     )
 }
 
-/// Short-algebraic disambiguation (file, rank or square) among same-kind pieces.
-fn disambiguation(rules: &Rules, pos: &Position, m: Move, kind: Kind) -> String {
-    let others: Vec<Move> = rules
-        .legal_moves(pos)
+/// Short-algebraic disambiguation (file, rank or square) among same-kind pieces that
+/// can make a first step to the same square (the condition's `leader_sources`).
+fn disambiguation(rules: &Rules, pos: &Position, st: &Step) -> String {
+    let others: Vec<Square> = rules
+        .leader_sources(pos, st.kind, st.to)
         .into_iter()
-        .map(|(x, _)| x)
-        .filter(|x| x.to == m.to && x.from != m.from && pos.board.kind_at(x.from) == Some(kind))
+        .filter(|&f| f != st.from)
         .collect();
     if others.is_empty() {
         return String::new();
     }
-    let name = square_name(m.from);
-    if others.iter().all(|x| x.from & 7 != m.from & 7) {
+    let name = square_name(st.from);
+    if others.iter().all(|&x| x & 7 != st.from & 7) {
         name[..1].to_string()
-    } else if others.iter().all(|x| x.from >> 3 != m.from >> 3) {
+    } else if others.iter().all(|&x| x >> 3 != st.from >> 3) {
         name[1..].to_string()
     } else {
         name

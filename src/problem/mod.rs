@@ -17,7 +17,7 @@ use crate::core::piece::KINDS;
 use crate::core::square::{file_of, rank_of, square};
 use crate::core::{Color, Kind, NO_SQUARE, Piece, Square, parse_square, square_name};
 use crate::position::Position;
-use crate::rules::{Condition, REGISTRY};
+use crate::rules::Condition;
 use crate::search::Stipulation;
 use std::fmt;
 use std::path::Path;
@@ -496,7 +496,11 @@ pub fn check_pawn_ranks(pos: &Position, condition: Condition) -> Result<(), Posi
 
 /// The names of the conditions chainmate knows, for messages.
 pub(crate) fn known_conditions() -> String {
-    REGISTRY.iter().map(|r| r.1).collect::<Vec<_>>().join(", ")
+    Condition::ALL
+        .iter()
+        .map(|c| c.name())
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// Twin label number `i` (0 = "a"): a..z, then z1, z2, ... as Popeye and YACPDB do.

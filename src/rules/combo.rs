@@ -29,11 +29,97 @@ use crate::core::bitboard::{KING, pawn_attacks};
 use crate::core::board::piece_attacks;
 use crate::core::piece::KIND_COUNT;
 use crate::core::{Bitboard, Color, Kind, NO_SQUARE, Piece, Square, Squares, bb, square_name};
-use crate::moves::{Move, MoveKind};
+use crate::moves::{Effect, Effects, Layout, Move, MoveKind, Step};
 use crate::position::{CASTLE_MASK, CASTLINGS, Position};
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 use std::ops::ControlFlow;
+
+/// Combo chess.
+pub struct Combo;
+
+/// A combo's steps as effects.
+fn steps_effects(steps: Vec<Step>) -> Effects {
+    Effects {
+        layout: Layout::Steps,
+        effects: steps.into_iter().map(Effect::Step).collect(),
+        en_passant: false,
+    }
+}
+
+impl super::ConditionRules for Combo {
+    const NAME: &'static str = "combo";
+    const ALIASES: &'static [&'static str] = &["combo", "combochess"];
+    const TITLE: Option<&'static str> = Some("Combo Chess");
+    const REFILLS_DOUBLE_STEP_ORIGIN: bool = true;
+    const LAYOUT: Layout = Layout::Steps;
+    const PROOF_BY_REFUTATION: bool = true;
+    const CHECK_NAME: &'static str = "combo check";
+
+    fn for_each_legal<F>(pos: &Position, rules: &Rules, f: F) -> ControlFlow<()>
+    where
+        F: FnMut(Move, &Position) -> ControlFlow<()>,
+    {
+        for_each_legal(pos, rules, f)
+    }
+    fn effects(pos: &Position, rules: &Rules, m: Move) -> Option<(Position, Effects)> {
+        replay(pos, rules, m).map(|(p, steps)| (p, steps_effects(steps)))
+    }
+    fn is_pseudo_legal(pos: &Position, rules: &Rules, m: Move) -> bool {
+        replay(pos, rules, m).is_some()
+    }
+    fn play(pos: &Position, rules: &Rules, m: Move) -> Option<Position> {
+        play(pos, rules, m)
+    }
+    fn has_legal_move(pos: &Position, rules: &Rules) -> bool {
+        has_legal_move(pos, rules)
+    }
+    fn in_check(pos: &Position, rules: &Rules) -> bool {
+        in_check(pos, rules)
+    }
+    /// Combo check: the side to move could capture the king with one combo.
+    fn other_side_in_check(pos: &Position, rules: &Rules) -> bool {
+        can_capture_king(pos, pos.side, rules)
+    }
+    fn leader_sources(pos: &Position, rules: &Rules, kind: Kind, to: Square) -> Vec<Square> {
+        first_steps_to(pos, rules, kind, to)
+    }
+    fn read_move(
+        pos: &Position,
+        rules: &Rules,
+        text: &str,
+        king_capture: bool,
+    ) -> Option<Result<(Position, Effects), String>> {
+        Some(
+            parse_with(pos, rules, text, !king_capture).map(|(p, steps)| (p, steps_effects(steps))),
+        )
+    }
+    fn king_capture(pos: &Position, by: Color, rules: &Rules) -> Option<Vec<Step>> {
+        king_capture(pos, by, rules)
+    }
+    /// From the walk's own paths (replaying each combo would cost a walk per move).
+    fn legal_with_effects(pos: &Position, rules: &Rules) -> Vec<(Move, Position, Effects)> {
+        let mut found = vec![];
+        let (states, _) = each_legal_combo(pos, rules, &mut |m, child, parent, step| {
+            found.push((m, *child, parent, step));
+            ControlFlow::Continue(())
+        });
+        found
+            .into_iter()
+            .map(|(m, child, parent, step)| {
+                let mut steps = path(&states, parent);
+                steps.push(step);
+                (m, child, steps_effects(steps))
+            })
+            .collect()
+    }
+    fn moves_with_effects(pos: &Position, rules: &Rules) -> Vec<(Position, Effects)> {
+        moves_with_steps(pos, rules)
+            .into_iter()
+            .map(|(p, steps)| (p, steps_effects(steps)))
+            .collect()
+    }
+}
 
 /// Keys are Zobrist hashes already: hash them by identity.
 #[derive(Default)]
@@ -74,21 +160,6 @@ impl Hasher for MixHasher {
     fn write_u8(&mut self, n: u8) {
         self.write_u64(n as u64);
     }
-}
-
-/// One step of a combo.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Step {
-    pub from: Square,
-    pub to: Square,
-    /// The kind of the piece making the step.
-    pub kind: Kind,
-    /// The piece's new kind when a pawn promotes on this step.
-    pub promo: Option<Kind>,
-    /// A capture (of an enemy piece).
-    pub capture: bool,
-    /// Castling: the king's step; the rook moves with it.
-    pub castle: bool,
 }
 
 /// A state inside a combo: the board without the piece in hand, that piece and its square.
@@ -193,51 +264,66 @@ fn each_step(
             }
         }
     }
-    // Castling: the king in hand on its home square, rights intact, rook home, the squares
-    // between empty except the king's destination, which may hold an own piece.
     if kind == Kind::King {
-        for (wing, &(kf, kt, rf, rt, bit)) in CASTLINGS[us.idx()].iter().enumerate() {
-            if t != kf || st.pos.castling & bit == 0 {
-                continue;
+        each_castling_step(st, us, castle_ok, f)?;
+    }
+    ControlFlow::Continue(())
+}
+
+/// Castling steps of the king in hand: on its home square, rights intact, rook home, the
+/// squares between empty except the king's destination, which may hold an own piece.
+fn each_castling_step(
+    st: &State,
+    us: Color,
+    castle_ok: &mut dyn FnMut(usize) -> bool,
+    f: &mut dyn FnMut(Step, Next) -> ControlFlow<()>,
+) -> ControlFlow<()> {
+    let z = &crate::position::ZOBRIST;
+    let board = &st.pos.board;
+    let enemy = board.by_color[us.flip().idx()];
+    let occ = board.occupied();
+    let t = st.at;
+    for (wing, &(kf, kt, rf, rt, bit)) in CASTLINGS[us.idx()].iter().enumerate() {
+        if t != kf || st.pos.castling & bit == 0 {
+            continue;
+        }
+        if board.get(rf) != Some(Piece::new(us, Kind::Rook)) {
+            continue;
+        }
+        let between = crate::core::bitboard::between(kf, rf);
+        if between & occ & !bb(kt) != 0 || enemy & bb(kt) != 0 {
+            continue;
+        }
+        if !castle_ok(wing) {
+            continue;
+        }
+        let mut pos = st.pos;
+        let rook = pos.remove(rf).expect("rook home");
+        pos.put(rt, rook);
+        let victim = pos.remove(kt);
+        pos.put(kt, Piece::new(us, Kind::King));
+        pos.restrict_castling(CASTLE_MASK[kf as usize]);
+        let step = Step {
+            from: kf,
+            to: kt,
+            kind: Kind::King,
+            promo: None,
+            capture: false,
+            castle: true,
+        };
+        match victim {
+            Some(v) => {
+                let child = State {
+                    pos,
+                    hand: v.kind,
+                    at: kt,
+                    parent: 0,
+                    step: Some(step),
+                    root: 0,
+                };
+                f(step, Next::Challenge(state_key(&child), &|| child))?;
             }
-            if board.get(rf) != Some(Piece::new(us, Kind::Rook)) {
-                continue;
-            }
-            let between = crate::core::bitboard::between(kf, rf);
-            if between & occ & !bb(kt) != 0 || enemy & bb(kt) != 0 {
-                continue;
-            }
-            if !castle_ok(wing) {
-                continue;
-            }
-            let mut pos = st.pos;
-            let rook = pos.remove(rf).expect("rook home");
-            pos.put(rt, rook);
-            let victim = pos.remove(kt);
-            pos.put(kt, Piece::new(us, Kind::King));
-            pos.restrict_castling(CASTLE_MASK[kf as usize]);
-            let step = Step {
-                from: kf,
-                to: kt,
-                kind,
-                promo: None,
-                capture: false,
-                castle: true,
-            };
-            match victim {
-                Some(v) => {
-                    let child = State {
-                        pos,
-                        hand: v.kind,
-                        at: kt,
-                        parent: 0,
-                        step: Some(step),
-                        root: 0,
-                    };
-                    f(step, Next::Challenge(state_key(&child), &|| child))?;
-                }
-                None => f(step, Next::End(pos.hash ^ z.side, &|| pos))?,
-            }
+            None => f(step, Next::End(pos.hash ^ z.side, &|| pos))?,
         }
     }
     ControlFlow::Continue(())
@@ -617,7 +703,7 @@ fn each_combo(
                 from: root,
                 to: step.to,
                 promo: None,
-                kind: MoveKind::Combo,
+                kind: MoveKind::Compound,
                 chain: number,
             };
             number += 1;
@@ -631,12 +717,21 @@ pub fn for_each_legal<F>(pos: &Position, rules: &Rules, mut f: F) -> ControlFlow
 where
     F: FnMut(Move, &Position) -> ControlFlow<()>,
 {
+    each_legal_combo(pos, rules, &mut |m, child, _, _| f(m, child)).1
+}
+
+/// [`each_combo`] restricted to the legal combos.
+fn each_legal_combo(
+    pos: &Position,
+    rules: &Rules,
+    f: &mut dyn FnMut(Move, &Position, u32, Step) -> ControlFlow<()>,
+) -> (Vec<State>, ControlFlow<()>) {
     // Within one position the opponent's pieces only lose members to captures, so the
     // answer depends on the occupied squares, the opponent's squares and the king's square
     // only: combos that just permute the mover's kinds share it.
     let mut known: HashMap<(u64, u64, u8), bool, BuildHasherDefault<MixHasher>> =
         HashMap::with_capacity_and_hasher(256, Default::default());
-    each_combo(pos, rules, &mut |m, child, _, _| {
+    each_combo(pos, rules, &mut |m, child, parent, step| {
         let them = child.side;
         let key = (
             child.board.occupied(),
@@ -649,16 +744,15 @@ where
         if capturable {
             ControlFlow::Continue(())
         } else {
-            f(m, child)
+            f(m, child, parent, step)
         }
     })
-    .1
 }
 
 /// Replays a move: the position after it and its steps, or `None` when it does not fit
 /// the position (legality is not checked).
 pub fn replay(pos: &Position, rules: &Rules, m: Move) -> Option<(Position, Vec<Step>)> {
-    if m.kind != MoveKind::Combo {
+    if m.kind != MoveKind::Compound {
         return None;
     }
     let mut found = None;
@@ -695,53 +789,6 @@ pub fn has_legal_move(pos: &Position, rules: &Rules) -> bool {
 
 // ----- notation -----
 
-/// The text of a combo's steps: `[Bg2; g3]` (short) or `[Bf1-g2; g2-g3]` (long).
-pub fn steps_text(pos: &Position, rules: &Rules, steps: &[Step], long: bool) -> String {
-    let letters = |k: Kind| if k == Kind::Pawn { "" } else { k.code() };
-    let texts: Vec<String> = steps
-        .iter()
-        .enumerate()
-        .map(|(i, s)| {
-            if s.castle {
-                let queen_side = s.to < s.from;
-                return match (long, queen_side) {
-                    (true, false) => "0-0".into(),
-                    (true, true) => "0-0-0".into(),
-                    (false, false) => "O-O".into(),
-                    (false, true) => "O-O-O".into(),
-                };
-            }
-            let mut t = String::new();
-            if long {
-                t.push_str(letters(s.kind));
-                t.push_str(&square_name(s.from));
-                t.push(if s.capture { '*' } else { '-' });
-            } else {
-                if s.kind == Kind::Pawn {
-                    if s.capture {
-                        t.push((b'a' + (s.from & 7)) as char);
-                    }
-                } else {
-                    t.push_str(letters(s.kind));
-                    if i == 0 {
-                        t.push_str(&disambiguation(pos, rules, s));
-                    }
-                }
-                if s.capture {
-                    t.push('x');
-                }
-            }
-            t.push_str(&square_name(s.to));
-            if let Some(k) = s.promo {
-                t.push('=');
-                t.push_str(k.code());
-            }
-            t
-        })
-        .collect();
-    format!("[{}]", texts.join("; "))
-}
-
 /// Which first steps of the side to move reach `to` with a piece of `kind`: their squares.
 fn first_steps_to(pos: &Position, rules: &Rules, kind: Kind, to: Square) -> Vec<Square> {
     let mut out = vec![];
@@ -759,25 +806,6 @@ fn first_steps_to(pos: &Position, rules: &Rules, kind: Kind, to: Square) -> Vec<
         });
     }
     out
-}
-
-/// Short-notation disambiguation of a first step (file, rank or square).
-fn disambiguation(pos: &Position, rules: &Rules, s: &Step) -> String {
-    let others: Vec<Square> = first_steps_to(pos, rules, s.kind, s.to)
-        .into_iter()
-        .filter(|&f| f != s.from)
-        .collect();
-    if others.is_empty() {
-        return String::new();
-    }
-    let name = square_name(s.from);
-    if others.iter().all(|&x| x & 7 != s.from & 7) {
-        name[..1].to_string()
-    } else if others.iter().all(|&x| x >> 3 != s.from >> 3) {
-        name[1..].to_string()
-    } else {
-        name
-    }
 }
 
 /// One parsed step: piece kind (the pawn when no letter is written), origin hints, capture

@@ -20,13 +20,84 @@ use super::{Rules, orthodox};
 use crate::core::bitboard::KING;
 use crate::core::board::piece_attacks;
 use crate::core::{Bitboard, Kind, NO_SQUARE, Square, Squares, bb};
-use crate::moves::{Move, MoveKind};
+use crate::moves::{Effect, Effects, Move, MoveKind, Step};
 use crate::position::{CASTLINGS, Position};
 use std::collections::HashSet;
 use std::ops::ControlFlow;
 
-/// One follower step: (from, to, promotion).
-pub type Step = (Square, Square, Option<Kind>);
+/// Kazan chess.
+pub struct Kazan;
+
+impl super::ConditionRules for Kazan {
+    const NAME: &'static str = "kazan";
+    const ALIASES: &'static [&'static str] = &["kazan", "kazanchess"];
+    const TITLE: Option<&'static str> = Some("Kazan Chess");
+    const REFILLS_DOUBLE_STEP_ORIGIN: bool = true;
+
+    fn for_each_legal<F>(pos: &Position, rules: &Rules, f: F) -> ControlFlow<()>
+    where
+        F: FnMut(Move, &Position) -> ControlFlow<()>,
+    {
+        for_each_legal(pos, rules, f)
+    }
+
+    fn effects(pos: &Position, rules: &Rules, m: Move) -> Option<(Position, Effects)> {
+        let (fin, chain) = replay(pos, rules, m)?;
+        Some((fin, chain_effects(pos, m, &chain, &[])))
+    }
+
+    fn is_pseudo_legal(pos: &Position, rules: &Rules, m: Move) -> bool {
+        replay(pos, rules, m).is_some()
+    }
+
+    fn play(pos: &Position, rules: &Rules, m: Move) -> Option<Position> {
+        play(pos, rules, m)
+    }
+
+    fn moves_with_effects(pos: &Position, rules: &Rules) -> Vec<(Position, Effects)> {
+        let mut v = vec![];
+        let _ = orthodox::each_pseudo_legal(pos, rules, &mut |leader| {
+            each_chain(pos, rules, leader, &mut |m, fin, chain| {
+                v.push((*fin, chain_effects(pos, m, chain, &[])));
+                ControlFlow::Continue(())
+            })
+        });
+        v
+    }
+}
+
+/// The effects of a leader, its chain and the transformations after it (Tatarstan).
+pub(crate) fn chain_effects(
+    pos: &Position,
+    m: Move,
+    chain: &[Follow],
+    transformations: &[(Square, Kind)],
+) -> Effects {
+    let leader = Move { chain: 0, ..m };
+    let mut e = super::leader_effects(pos, leader);
+    let mut board = pos.make(leader);
+    for &(from, to, promo) in chain {
+        let kind = board.board.kind_at(from).unwrap_or(Kind::Pawn);
+        board.step(from, to, promo);
+        e.effects.push(Effect::Step(Step {
+            from,
+            to,
+            kind,
+            promo,
+            capture: false,
+            castle: false,
+        }));
+    }
+    e.effects.extend(
+        transformations
+            .iter()
+            .map(|&(at, kind)| Effect::Transform { at, kind }),
+    );
+    e
+}
+
+/// One follower step as the chain walk records it: (from, to, promotion).
+pub type Follow = (Square, Square, Option<Kind>);
 
 /// Squares the leader vacated and the pieces that have moved (by their squares now).
 fn after_leader(pos: &Position, m: Move) -> (Position, [Square; 2], Bitboard, Square) {
@@ -113,7 +184,7 @@ pub(crate) fn each_chain(
     pos: &Position,
     rules: &Rules,
     m: Move,
-    f: &mut impl FnMut(Move, &Position, &[Step]) -> ControlFlow<()>,
+    f: &mut impl FnMut(Move, &Position, &[Follow]) -> ControlFlow<()>,
 ) -> ControlFlow<()> {
     let (child, vacated, moved, double) = after_leader(pos, m);
     let mut walk = Walk {
@@ -126,7 +197,7 @@ pub(crate) fn each_chain(
 
 /// The state of one chain enumeration.
 struct Walk {
-    steps: Vec<Step>,
+    steps: Vec<Follow>,
     seen: HashSet<u64>,
     count: u32,
 }
@@ -147,7 +218,7 @@ fn extend(
     moved: Bitboard,
     double: Square,
     walk: &mut Walk,
-    f: &mut impl FnMut(Move, &Position, &[Step]) -> ControlFlow<()>,
+    f: &mut impl FnMut(Move, &Position, &[Follow]) -> ControlFlow<()>,
 ) -> ControlFlow<()> {
     let mover = pos.side;
     let opts = options(&cur, mover, vacated, moved);
@@ -215,7 +286,7 @@ where
 
 /// Replays a move (leader + chain choices): the final position and the steps, or `None`
 /// when the move does not fit the position (legality is not checked).
-pub fn replay(pos: &Position, rules: &Rules, m: Move) -> Option<(Position, Vec<Step>)> {
+pub fn replay(pos: &Position, rules: &Rules, m: Move) -> Option<(Position, Vec<Follow>)> {
     if !orthodox::is_pseudo_legal(pos, rules, Move { chain: 0, ..m }) {
         return None;
     }

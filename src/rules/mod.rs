@@ -1,5 +1,11 @@
-//! The rules of each condition: one file per condition, one registry line each.
-//! Dispatch is a `match` on [`Condition`] (static, inlinable), never `dyn` per node.
+//! The rules of each condition: one file per condition, each a type implementing
+//! [`ConditionRules`], and one registry line each (the `registry!` list below). Dispatch
+//! is one `match` on [`Condition`] (the generated `dispatch!`: static, inlinable), never
+//! `dyn` per node. [`Rules`] is the face the rest of the program sees.
+//!
+//! To add a condition: write `src/rules/<name>.rs` with a type implementing
+//! `ConditionRules` (its moves and their effects, its check test, its notation hooks) and
+//! add its line to the registry.
 
 pub mod combo;
 pub mod kazan;
@@ -9,8 +15,8 @@ pub mod tatarstan;
 pub mod teleport;
 
 use crate::core::piece::{ALL_KINDS, ORTHODOX_PROMOTIONS};
-use crate::core::{Kind, NO_SQUARE, bb};
-use crate::moves::{Move, MoveKind, MoveList};
+use crate::core::{Color, Kind, Square};
+use crate::moves::{Effect, Effects, Layout, Move, MoveKind, MoveList, Step};
 use crate::position::Position;
 use std::ops::ControlFlow;
 
@@ -25,71 +31,304 @@ pub(crate) fn stop_at(m: Move) -> impl FnMut(Move) -> ControlFlow<()> {
     }
 }
 
-/// The fairy conditions chainmate knows. Registry: name, aliases, constructor.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Condition {
-    Orthodox,
-    Teleport,
-    Kazan,
-    PocketMutation,
-    /// Tatarstan with the Kazan chains (the default, D12).
-    Tatarstan,
-    /// Tatarstan with the chains switched off: an orthodox move, then the cascade.
-    TatarstanNoChains,
-    /// Combo chess: challenged own pieces move on in the same turn.
-    Combo,
+/// What a condition is: its moves, their effects, its check test, and how its moves are
+/// written and read. Every method gets the [`Rules`] (promotion choices, stop flag).
+/// The defaults are orthodox where orthodox is the natural reading.
+pub trait ConditionRules {
+    /// The canonical name (`--condition`, YAML), the accepted spellings (compared with
+    /// case, `-`, `_` and spaces ignored) and the diagram's condition line.
+    const NAME: &'static str;
+    const ALIASES: &'static [&'static str];
+    const TITLE: Option<&'static str>;
+    /// Is replaying one move (`play`, `is_pseudo_legal`) cheap, and does a position's
+    /// move list fit a `MoveList`? Not with chains, cascades or combos: the search then
+    /// keeps positions instead.
+    const CHEAP_REPLAY: bool = false;
+    const CASTLING: bool = true;
+    /// Do pawns promote by moving to their last rank?
+    const PROMOTES_BY_MOVING: bool = true;
+    /// Can the move that makes a pawn two-step also fill the square the pawn left? If
+    /// not, an en-passant square whose pawn's starting square is occupied is impossible.
+    const REFILLS_DOUBLE_STEP_ORIGIN: bool = false;
+    /// Do the sound cuts of orthodox help play (`search::reach`, `docs/solving.md`)
+    /// and the orthodox defence ordering apply?
+    const ORTHODOX_MOVEMENT: bool = false;
+    /// How a move is written (its effects in order).
+    const LAYOUT: Layout = Layout::Leader;
+    /// Are stalemate claims proved by refuting every move with a king capture (and is
+    /// check shown by a king capture)? Otherwise a claim states check and a safe move.
+    const PROOF_BY_REFUTATION: bool = false;
+    /// What check is called (`combo check`).
+    const CHECK_NAME: &'static str = "check";
+
+    /// Calls `f` with each legal move and the position after it, in generation order,
+    /// until `f` breaks; each distinct result once.
+    fn for_each_legal<F>(pos: &Position, rules: &Rules, f: F) -> ControlFlow<()>
+    where
+        F: FnMut(Move, &Position) -> ControlFlow<()>;
+
+    /// The position after a generated move and what the move does, or `None` when the
+    /// move does not fit the position (legality is not checked).
+    fn effects(pos: &Position, rules: &Rules, m: Move) -> Option<(Position, Effects)> {
+        let _ = rules;
+        Some((pos.make(m), leader_effects(pos, m)))
+    }
+
+    /// Could `m` have been generated in `pos`?
+    fn is_pseudo_legal(pos: &Position, rules: &Rules, m: Move) -> bool {
+        orthodox::is_pseudo_legal(pos, rules, m)
+    }
+
+    /// Plays a generated move; `None` when it leaves the own king attacked.
+    fn play(pos: &Position, rules: &Rules, m: Move) -> Option<Position> {
+        let _ = rules;
+        let child = pos.make(m);
+        orthodox::is_legal_child(&child).then_some(child)
+    }
+
+    /// Pseudo-legal moves (cheap-replay conditions) or the legal moves (the others; a
+    /// list that would overflow stops at the capacity).
+    fn generate(pos: &Position, rules: &Rules, list: &mut MoveList) {
+        let _ = Self::for_each_legal(pos, rules, |m, _| {
+            if list.len() == MoveList::CAP {
+                return ControlFlow::Break(());
+            }
+            list.push(m);
+            ControlFlow::Continue(())
+        });
+    }
+
+    fn has_legal_move(pos: &Position, rules: &Rules) -> bool {
+        Self::for_each_legal(pos, rules, |_, _| ControlFlow::Break(())).is_break()
+    }
+
+    /// Is the side to move in check?
+    fn in_check(pos: &Position, rules: &Rules) -> bool {
+        let _ = rules;
+        pos.in_check()
+    }
+
+    /// Is the side not to move in check (an illegal diagram)?
+    fn other_side_in_check(pos: &Position, rules: &Rules) -> bool {
+        let _ = rules;
+        pos.mover_king_attacked()
+    }
+
+    /// Every legal move that could stalemate the other side (others may be among them).
+    fn for_each_stalemate_candidate<F>(pos: &Position, rules: &Rules, f: F) -> ControlFlow<()>
+    where
+        F: FnMut(Move, &Position) -> ControlFlow<()>,
+    {
+        Self::for_each_legal(pos, rules, f)
+    }
+
+    /// Every legal move that gives check.
+    fn for_each_legal_check<F>(pos: &Position, rules: &Rules, mut f: F) -> ControlFlow<()>
+    where
+        F: FnMut(Move, &Position) -> ControlFlow<()>,
+    {
+        Self::for_each_legal(pos, rules, |m, child| {
+            if Self::in_check(child, rules) {
+                f(m, child)
+            } else {
+                ControlFlow::Continue(())
+            }
+        })
+    }
+
+    fn count_legal(pos: &Position, rules: &Rules) -> u64 {
+        let mut n = 0;
+        let _ = Self::for_each_legal(pos, rules, |_, _| {
+            n += 1;
+            ControlFlow::Continue(())
+        });
+        n
+    }
+
+    /// May a pawn stand on this relative rank (0 = own first rank) in a diagram?
+    fn allows_pawn_on_relative_rank(rel_rank: u8) -> bool {
+        (1..=6).contains(&rel_rank)
+    }
+
+    /// May `m` be played as the first move of a game from the initial array?
+    fn allowed_at_game_start(pos: &Position, m: Move) -> bool {
+        let _ = (pos, m);
+        true
+    }
+
+    /// Notation hook: the squares from which a piece of `kind` can make the first step of
+    /// a move to `to` (short-notation disambiguation).
+    fn leader_sources(pos: &Position, rules: &Rules, kind: Kind, to: Square) -> Vec<Square> {
+        let mut v = vec![];
+        let _ = Self::for_each_legal(pos, rules, |x, _| {
+            if x.to == to && pos.board.kind_at(x.from) == Some(kind) && !v.contains(&x.from) {
+                v.push(x.from);
+            }
+            ControlFlow::Continue(())
+        });
+        v
+    }
+
+    /// Reader hook for conditions whose moves are written step by step: plays the move
+    /// `text` names (game semantics: the own king may be left attacked, the enemy king
+    /// may be captured) and returns the position after it with the opponent to move and
+    /// its effects, or an error naming what is wrong. `None`: moves are read by their
+    /// printed texts. `king_capture`: the text is a king capture (castling then needs
+    /// only its structural conditions).
+    fn read_move(
+        pos: &Position,
+        rules: &Rules,
+        text: &str,
+        king_capture: bool,
+    ) -> Option<Result<(Position, Effects), String>> {
+        let _ = (pos, rules, text, king_capture);
+        None
+    }
+
+    /// A move of `by` that captures the other side's king, as its steps (for proofs:
+    /// found by the plain exhaustive walk). The default: a plain capture.
+    fn king_capture(pos: &Position, by: Color, rules: &Rules) -> Option<Vec<Step>> {
+        let _ = rules;
+        orthodox::king_capture(pos, by)
+    }
+
+    /// Every legal move with the position after it and its effects, in generation order.
+    fn legal_with_effects(pos: &Position, rules: &Rules) -> Vec<(Move, Position, Effects)> {
+        let mut v = vec![];
+        let _ = Self::for_each_legal(pos, rules, |m, child| {
+            if let Some((_, e)) = Self::effects(pos, rules, m) {
+                v.push((m, *child, e));
+            }
+            ControlFlow::Continue(())
+        });
+        v
+    }
+
+    /// Every move of the side to move, legal or not, with the position after it and its
+    /// effects.
+    fn moves_with_effects(pos: &Position, rules: &Rules) -> Vec<(Position, Effects)> {
+        let mut list = MoveList::new();
+        orthodox::pseudo_legal(pos, rules, &mut list);
+        list.as_slice()
+            .iter()
+            .filter_map(|&m| Self::effects(pos, rules, m))
+            .collect()
+    }
 }
 
-/// (canonical name, accepted spellings) per condition.
-pub const REGISTRY: &[(Condition, &str, &[&str])] = &[
-    (Condition::Orthodox, "orthodox", &["orthodox", "none"]),
-    (
-        Condition::Teleport,
-        "teleport",
-        &["teleport", "teleportchess"],
-    ),
-    (Condition::Kazan, "kazan", &["kazan", "kazanchess"]),
-    (
-        Condition::PocketMutation,
-        "pocket-mutation",
-        &["pocket-mutation", "pocketmutation", "pocket"],
-    ),
-    (
-        Condition::Tatarstan,
-        "tatarstan",
-        &["tatarstan", "tatarstanchess"],
-    ),
-    (
-        Condition::TatarstanNoChains,
-        "tatarstan-nochains",
-        &[
-            "tatarstan-nochains",
-            "tatarstan-no-chains",
-            "tatarstan-without-chains",
-        ],
-    ),
-    (Condition::Combo, "combo", &["combo", "combochess"]),
-];
+/// The effects of a move that is one first step (orthodox, Teleport, Pocket Mutation,
+/// and the leader of a Kazan or Tatarstan move).
+pub fn leader_effects(pos: &Position, m: Move) -> Effects {
+    let kind = pos.board.kind_at(m.from).unwrap_or(Kind::Pawn);
+    let step = |capture, castle| {
+        Effect::Step(Step {
+            from: m.from,
+            to: m.to,
+            kind,
+            promo: m.promo,
+            capture,
+            castle,
+        })
+    };
+    let effect = match m.kind {
+        MoveKind::Normal | MoveKind::DoublePush | MoveKind::Compound => {
+            step(!pos.board.is_empty(m.to), false)
+        }
+        MoveKind::EnPassant => step(true, false),
+        MoveKind::Castle => step(false, true),
+        MoveKind::Swap | MoveKind::SwapDouble => Effect::Swap {
+            from: m.from,
+            to: m.to,
+            kind,
+            other: pos.board.kind_at(m.to).unwrap_or(Kind::Pawn),
+            promo: m.promo,
+        },
+        MoveKind::ToPocket => Effect::Pocket {
+            from: m.from,
+            kind,
+            as_kind: m.promo.unwrap_or(kind),
+        },
+        MoveKind::FromPocket => Effect::Drop {
+            to: m.to,
+            kind: pos.pockets[pos.side.idx()].unwrap_or(Kind::Pawn),
+        },
+    };
+    Effects {
+        layout: Layout::Leader,
+        effects: vec![effect],
+        en_passant: m.kind == MoveKind::EnPassant,
+    }
+}
+
+/// The registry: one line per condition (its `Condition` variant and its type). It
+/// generates the enum, `Condition::ALL` and the one dispatch.
+macro_rules! registry {
+    ($d:tt $( $(#[$doc:meta])* $variant:ident => $ty:ty ),* $(,)?) => {
+        /// The conditions chainmate knows.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum Condition { $( $(#[$doc])* $variant ),* }
+
+        impl Condition {
+            pub const ALL: &'static [Condition] = &[ $( Condition::$variant ),* ];
+        }
+
+        /// Runs `$body` with `$C` the type of the condition `$cond`.
+        macro_rules! dispatch {
+            ($d cond:expr, $d C:ident => $d body:expr) => {
+                match $d cond {
+                    $( Condition::$variant => {
+                        type $d C = $ty;
+                        $d body
+                    } )*
+                }
+            };
+        }
+    };
+}
+
+registry! { $
+    Orthodox => orthodox::Orthodox,
+    Teleport => teleport::Teleport,
+    Kazan => kazan::Kazan,
+    PocketMutation => pocket::PocketMutation,
+    /// Tatarstan with the Kazan chains (the default, D12).
+    Tatarstan => tatarstan::Tatarstan,
+    /// Tatarstan with the chains switched off: an orthodox move, then the cascade.
+    TatarstanNoChains => tatarstan::TatarstanNoChains,
+    /// Combo chess: challenged own pieces move on in the same turn.
+    Combo => combo::Combo,
+}
 
 impl Condition {
     pub fn name(self) -> &'static str {
-        REGISTRY
-            .iter()
-            .find(|r| r.0 == self)
-            .map(|r| r.1)
-            .unwrap_or("?")
+        dispatch!(self, C => C::NAME)
+    }
+    /// The condition line under a diagram (`Kazan Chess`); none for orthodox.
+    pub fn title(self) -> Option<&'static str> {
+        dispatch!(self, C => C::TITLE)
     }
     /// Parses a condition name (case-insensitive, `-`/`_`/space ignored).
     pub fn parse(text: &str) -> Option<Condition> {
-        let norm: String = text
-            .chars()
-            .filter(|c| !matches!(c, '-' | '_' | ' '))
-            .collect::<String>()
-            .to_ascii_lowercase();
-        REGISTRY
+        let norm = |t: &str| {
+            t.chars()
+                .filter(|c| !matches!(c, '-' | '_' | ' '))
+                .collect::<String>()
+                .to_ascii_lowercase()
+        };
+        let want = norm(text);
+        Condition::ALL
             .iter()
-            .find(|r| r.2.iter().any(|a| a.replace('-', "") == norm))
-            .map(|r| r.0)
+            .copied()
+            .find(|&c| dispatch!(c, C => C::ALIASES.iter().any(|a| norm(a) == want)))
+    }
+    /// See [`ConditionRules::REFILLS_DOUBLE_STEP_ORIGIN`].
+    pub fn refills_double_step_origin(self) -> bool {
+        dispatch!(self, C => C::REFILLS_DOUBLE_STEP_ORIGIN)
+    }
+    /// May a pawn of this colour stand on the given relative rank (0 = own first rank)
+    /// in a problem position under this condition?
+    pub fn allows_pawn_on_relative_rank(self, rel_rank: u8) -> bool {
+        dispatch!(self, C => C::allows_pawn_on_relative_rank(rel_rank))
     }
 }
 
@@ -124,11 +363,10 @@ impl Default for Rules {
 
 impl Rules {
     pub fn new(condition: Condition) -> Rules {
-        // Pocket Mutation: pawns never promote by moving (they are promoted by pocketing).
-        let promotions = if condition == Condition::PocketMutation {
-            vec![]
-        } else {
+        let promotions = if dispatch!(condition, C => C::PROMOTES_BY_MOVING) {
             ORTHODOX_PROMOTIONS.to_vec()
+        } else {
+            vec![]
         };
         Rules {
             condition,
@@ -162,22 +400,27 @@ impl Rules {
             .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed))
     }
 
-    /// Is replaying one move (`play`, `is_pseudo_legal`) cheap, and does a position's move
-    /// list fit a `MoveList`? Not with chains, cascades or combos: replaying regenerates
-    /// (a whole position's combos in Combo chess), and a position can have thousands of
-    /// moves (an army of queens in Tatarstan). The search then keeps positions instead.
+    /// See [`ConditionRules::CHEAP_REPLAY`].
     #[inline]
     pub fn cheap_replay(&self) -> bool {
-        matches!(
-            self.condition,
-            Condition::Orthodox | Condition::Teleport | Condition::PocketMutation
-        )
+        dispatch!(self.condition, C => C::CHEAP_REPLAY)
     }
 
     /// Is castling part of the condition? (Not in Pocket Mutation.)
     #[inline]
     pub fn castling_allowed(&self) -> bool {
-        self.condition != Condition::PocketMutation
+        dispatch!(self.condition, C => C::CASTLING)
+    }
+
+    /// See [`ConditionRules::ORTHODOX_MOVEMENT`].
+    #[inline]
+    pub fn orthodox_movement(&self) -> bool {
+        dispatch!(self.condition, C => C::ORTHODOX_MOVEMENT)
+    }
+
+    /// How this condition writes its moves.
+    pub fn layout(&self) -> Layout {
+        dispatch!(self.condition, C => C::LAYOUT)
     }
 
     /// Adds the fairy kinds of a problem to the promotion choices (as Popeye does: a pawn may
@@ -203,22 +446,11 @@ impl Rules {
     /// Calls `f` with each legal move of the side to move and the position after it, in
     /// generation order, until `f` breaks. Returns whether it broke.
     #[inline]
-    pub fn for_each_legal<F>(&self, pos: &Position, mut f: F) -> ControlFlow<()>
+    pub fn for_each_legal<F>(&self, pos: &Position, f: F) -> ControlFlow<()>
     where
         F: FnMut(Move, &Position) -> ControlFlow<()>,
     {
-        match self.condition {
-            Condition::Orthodox => {
-                orthodox::each_legal_unplayed(pos, self, &mut |m| f(m, &pos.make(m)))
-            }
-            Condition::Teleport => teleport::for_each_legal(pos, self, f),
-            Condition::Kazan => kazan::for_each_legal(pos, self, f),
-            Condition::PocketMutation => pocket::for_each_legal(pos, self, f),
-            Condition::Tatarstan | Condition::TatarstanNoChains => {
-                tatarstan::for_each_legal(pos, self, f)
-            }
-            Condition::Combo => combo::for_each_legal(pos, self, f),
-        }
+        dispatch!(self.condition, C => C::for_each_legal(pos, self, f))
     }
 
     /// All legal moves with their resulting positions.
@@ -234,166 +466,112 @@ impl Rules {
     /// Does the side to move have at least one legal move? (Early exit.)
     #[inline]
     pub fn has_legal_move(&self, pos: &Position) -> bool {
-        match self.condition {
-            Condition::Orthodox => orthodox::has_legal_move(pos, self),
-            Condition::Teleport => teleport::has_legal_move(pos, self),
-            Condition::Combo => combo::has_legal_move(pos, self),
-            Condition::Kazan
-            | Condition::PocketMutation
-            | Condition::Tatarstan
-            | Condition::TatarstanNoChains => self
-                .for_each_legal(pos, |_, _| ControlFlow::Break(()))
-                .is_break(),
-        }
+        dispatch!(self.condition, C => C::has_legal_move(pos, self))
     }
 
     /// Is the side not to move in check under this condition (an illegal diagram)? For Combo
     /// that is combo check: the side to move could capture the king with one combo.
     pub fn other_side_in_check(&self, pos: &Position) -> bool {
-        match self.condition {
-            Condition::Combo => combo::can_capture_king(pos, pos.side, self),
-            _ => pos.mover_king_attacked(),
-        }
+        dispatch!(self.condition, C => C::other_side_in_check(pos, self))
     }
 
     /// Calls `f` with each legal move that could stalemate the other side (every such move
     /// is among them; others may be too), with the position after it.
     #[inline]
-    pub fn for_each_stalemate_candidate<F>(&self, pos: &Position, mut f: F) -> ControlFlow<()>
+    pub fn for_each_stalemate_candidate<F>(&self, pos: &Position, f: F) -> ControlFlow<()>
     where
         F: FnMut(Move, &Position) -> ControlFlow<()>,
     {
-        match self.condition {
-            Condition::Orthodox => {
-                let land = orthodox::stalemate_landing(pos, self);
-                if land == 0 && pos.ep == NO_SQUARE && pos.castling == 0 {
-                    return ControlFlow::Continue(());
-                }
-                orthodox::each_legal_unplayed(pos, self, &mut |m| {
-                    if land & bb(m.to) != 0
-                        || m.kind == MoveKind::Castle
-                        || m.kind == MoveKind::EnPassant
-                    {
-                        f(m, &pos.make(m))
-                    } else {
-                        ControlFlow::Continue(())
-                    }
-                })
-            }
-            _ => self.for_each_legal(pos, f),
-        }
+        dispatch!(self.condition, C => C::for_each_stalemate_candidate(pos, self, f))
     }
 
     /// Calls `f` with each legal move that gives check (and its resulting position).
     #[inline]
-    pub fn for_each_legal_check<F>(&self, pos: &Position, mut f: F) -> ControlFlow<()>
+    pub fn for_each_legal_check<F>(&self, pos: &Position, f: F) -> ControlFlow<()>
     where
         F: FnMut(Move, &Position) -> ControlFlow<()>,
     {
-        match self.condition {
-            Condition::Orthodox => orthodox::each_check_candidate(pos, self, &mut |m| {
-                let child = pos.make(m);
-                if orthodox::is_legal_child(&child) && child.in_check() {
-                    f(m, &child)
-                } else {
-                    ControlFlow::Continue(())
-                }
-            }),
-            _ => self.for_each_legal(pos, |m, child| {
-                if self.in_check(child) {
-                    f(m, child)
-                } else {
-                    ControlFlow::Continue(())
-                }
-            }),
-        }
+        dispatch!(self.condition, C => C::for_each_legal_check(pos, self, f))
     }
 
     /// Pseudo-legal moves of the side to move (for callers that reorder before playing).
     #[inline]
     pub fn generate(&self, pos: &Position, list: &mut MoveList) {
-        match self.condition {
-            Condition::Orthodox => orthodox::pseudo_legal(pos, self, list),
-            Condition::Teleport => {
-                orthodox::pseudo_legal(pos, self, list);
-                let _ = teleport::each_teleport(pos, self, &mut |m| {
-                    list.push(m);
-                    ControlFlow::Continue(())
-                });
-            }
-            // A chain move only exists with its chain: the legal moves are the list. (The
-            // search uses `legal_moves` where `cheap_replay` is false; a list that would
-            // overflow stops at the capacity.)
-            Condition::Kazan
-            | Condition::PocketMutation
-            | Condition::Tatarstan
-            | Condition::TatarstanNoChains
-            | Condition::Combo => {
-                let _ = self.for_each_legal(pos, |m, _| {
-                    if list.len() == MoveList::CAP {
-                        return ControlFlow::Break(());
-                    }
-                    list.push(m);
-                    ControlFlow::Continue(())
-                });
-            }
-        }
+        dispatch!(self.condition, C => C::generate(pos, self, list))
     }
 
     /// Could `m` have been generated in `pos`?
     #[inline]
     pub fn is_pseudo_legal(&self, pos: &Position, m: Move) -> bool {
-        match self.condition {
-            Condition::Orthodox => orthodox::is_pseudo_legal(pos, self, m),
-            Condition::Teleport => teleport::is_pseudo_legal(pos, self, m),
-            Condition::Kazan => kazan::replay(pos, self, m).is_some(),
-            Condition::PocketMutation => pocket::is_pseudo_legal(pos, self, m),
-            Condition::Tatarstan | Condition::TatarstanNoChains => {
-                tatarstan::replay(pos, self, m).is_some()
-            }
-            Condition::Combo => combo::replay(pos, self, m).is_some(),
-        }
+        dispatch!(self.condition, C => C::is_pseudo_legal(pos, self, m))
     }
 
     /// Plays a generated move; `None` when it leaves the own king attacked.
     #[inline]
     pub fn play(&self, pos: &Position, m: Move) -> Option<Position> {
-        match self.condition {
-            Condition::Orthodox | Condition::Teleport | Condition::PocketMutation => {
-                let child = pos.make(m);
-                orthodox::is_legal_child(&child).then_some(child)
-            }
-            Condition::Kazan => kazan::play(pos, self, m),
-            Condition::Tatarstan | Condition::TatarstanNoChains => tatarstan::play(pos, self, m),
-            Condition::Combo => combo::play(pos, self, m),
-        }
+        dispatch!(self.condition, C => C::play(pos, self, m))
+    }
+
+    /// The position after a generated move and its effects (legality not checked), or
+    /// `None` when the move does not fit the position.
+    pub fn effects(&self, pos: &Position, m: Move) -> Option<(Position, Effects)> {
+        dispatch!(self.condition, C => C::effects(pos, self, m))
     }
 
     /// Is the side to move attacked (in check) under this condition?
     #[inline]
     pub fn in_check(&self, pos: &Position) -> bool {
-        match self.condition {
-            Condition::Orthodox
-            | Condition::Teleport
-            | Condition::Kazan
-            | Condition::PocketMutation
-            | Condition::Tatarstan
-            | Condition::TatarstanNoChains => pos.in_check(),
-            Condition::Combo => combo::in_check(pos, self),
-        }
+        dispatch!(self.condition, C => C::in_check(pos, self))
     }
 
     /// Number of legal moves (distinct successor positions).
     pub fn count_legal(&self, pos: &Position) -> u64 {
-        if self.condition == Condition::Orthodox {
-            return orthodox::count_legal(pos, self);
-        }
-        let mut n = 0;
-        let _ = self.for_each_legal(pos, |_, _| {
-            n += 1;
-            ControlFlow::Continue(())
-        });
-        n
+        dispatch!(self.condition, C => C::count_legal(pos, self))
+    }
+
+    /// See [`ConditionRules::allowed_at_game_start`].
+    pub fn allowed_at_game_start(&self, pos: &Position, m: Move) -> bool {
+        dispatch!(self.condition, C => C::allowed_at_game_start(pos, m))
+    }
+
+    /// See [`ConditionRules::leader_sources`].
+    pub fn leader_sources(&self, pos: &Position, kind: Kind, to: Square) -> Vec<Square> {
+        dispatch!(self.condition, C => C::leader_sources(pos, self, kind, to))
+    }
+
+    /// See [`ConditionRules::read_move`].
+    pub fn read_move(
+        &self,
+        pos: &Position,
+        text: &str,
+        king_capture: bool,
+    ) -> Option<Result<(Position, Effects), String>> {
+        dispatch!(self.condition, C => C::read_move(pos, self, text, king_capture))
+    }
+
+    /// See [`ConditionRules::CHECK_NAME`].
+    pub fn check_name(&self) -> &'static str {
+        dispatch!(self.condition, C => C::CHECK_NAME)
+    }
+
+    /// See [`ConditionRules::PROOF_BY_REFUTATION`].
+    pub fn proof_by_refutation(&self) -> bool {
+        dispatch!(self.condition, C => C::PROOF_BY_REFUTATION)
+    }
+
+    /// See [`ConditionRules::king_capture`].
+    pub fn king_capture(&self, pos: &Position, by: crate::core::Color) -> Option<Vec<Step>> {
+        dispatch!(self.condition, C => C::king_capture(pos, by, self))
+    }
+
+    /// See [`ConditionRules::legal_with_effects`].
+    pub fn legal_with_effects(&self, pos: &Position) -> Vec<(Move, Position, Effects)> {
+        dispatch!(self.condition, C => C::legal_with_effects(pos, self))
+    }
+
+    /// See [`ConditionRules::moves_with_effects`].
+    pub fn moves_with_effects(&self, pos: &Position) -> Vec<(Position, Effects)> {
+        dispatch!(self.condition, C => C::moves_with_effects(pos, self))
     }
 }
 
@@ -405,11 +583,7 @@ pub fn perft_game_start(rules: &Rules, pos: &Position, depth: u32) -> u64 {
     }
     let mut n = 0;
     let _ = rules.for_each_legal(pos, |m, c| {
-        let pocket = matches!(
-            m.kind,
-            crate::moves::MoveKind::Pocket | crate::moves::MoveKind::Drop
-        );
-        if !(pocket && pos.side == crate::core::Color::White) {
+        if rules.allowed_at_game_start(pos, m) {
             n += perft(rules, c, depth - 1);
         }
         ControlFlow::Continue(())
@@ -431,35 +605,4 @@ pub fn perft(rules: &Rules, pos: &Position, depth: u32) -> u64 {
         ControlFlow::Continue(())
     });
     n
-}
-
-impl Condition {
-    /// Can the move that makes a pawn two-step also fill the square the pawn left (a
-    /// teleporting two-step puts the other piece there, a Kazan follower steps onto it, a
-    /// combo's challenged piece may)? If not, an en-passant square whose pawn's starting
-    /// square is occupied is impossible.
-    pub fn refills_double_step_origin(self) -> bool {
-        match self {
-            Condition::Teleport | Condition::Kazan | Condition::Tatarstan | Condition::Combo => {
-                true
-            }
-            Condition::Orthodox | Condition::TatarstanNoChains | Condition::PocketMutation => false,
-        }
-    }
-
-    /// May a pawn of this colour stand on the given relative rank (0 = own first rank)
-    /// in a problem position under this condition?
-    pub fn allows_pawn_on_relative_rank(self, rel_rank: u8) -> bool {
-        match self {
-            Condition::Orthodox => (1..=6).contains(&rel_rank),
-            // A teleport can bring a pawn to its first rank.
-            Condition::Teleport => rel_rank <= 6,
-            Condition::Kazan
-            | Condition::Tatarstan
-            | Condition::TatarstanNoChains
-            | Condition::Combo => (1..=6).contains(&rel_rank),
-            // Pawns may stand anywhere: dropped on the first rank, moved to the last.
-            Condition::PocketMutation => true,
-        }
-    }
 }

@@ -13,6 +13,89 @@ use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::{CASTLINGS, Position};
 use std::ops::ControlFlow;
 
+/// Orthodox chess (and the fairy pieces' own movement): the registry's first entry.
+pub struct Orthodox;
+
+impl super::ConditionRules for Orthodox {
+    const NAME: &'static str = "orthodox";
+    const ALIASES: &'static [&'static str] = &["orthodox", "none"];
+    const TITLE: Option<&'static str> = None;
+    const CHEAP_REPLAY: bool = true;
+    const ORTHODOX_MOVEMENT: bool = true;
+
+    #[inline]
+    fn for_each_legal<F>(pos: &Position, rules: &Rules, mut f: F) -> ControlFlow<()>
+    where
+        F: FnMut(Move, &Position) -> ControlFlow<()>,
+    {
+        each_legal_unplayed(pos, rules, &mut |m| f(m, &pos.make(m)))
+    }
+
+    #[inline]
+    fn generate(pos: &Position, rules: &Rules, list: &mut MoveList) {
+        pseudo_legal(pos, rules, list)
+    }
+
+    #[inline]
+    fn has_legal_move(pos: &Position, rules: &Rules) -> bool {
+        has_legal_move(pos, rules)
+    }
+
+    #[inline]
+    fn for_each_stalemate_candidate<F>(pos: &Position, rules: &Rules, mut f: F) -> ControlFlow<()>
+    where
+        F: FnMut(Move, &Position) -> ControlFlow<()>,
+    {
+        let land = stalemate_landing(pos, rules);
+        if land == 0 && pos.ep == NO_SQUARE && pos.castling == 0 {
+            return ControlFlow::Continue(());
+        }
+        each_legal_unplayed(pos, rules, &mut |m| {
+            if land & bb(m.to) != 0 || m.kind == MoveKind::Castle || m.kind == MoveKind::EnPassant {
+                f(m, &pos.make(m))
+            } else {
+                ControlFlow::Continue(())
+            }
+        })
+    }
+
+    #[inline]
+    fn for_each_legal_check<F>(pos: &Position, rules: &Rules, mut f: F) -> ControlFlow<()>
+    where
+        F: FnMut(Move, &Position) -> ControlFlow<()>,
+    {
+        each_check_candidate(pos, rules, &mut |m| {
+            let child = pos.make(m);
+            if is_legal_child(&child) && child.in_check() {
+                f(m, &child)
+            } else {
+                ControlFlow::Continue(())
+            }
+        })
+    }
+
+    fn count_legal(pos: &Position, rules: &Rules) -> u64 {
+        count_legal(pos, rules)
+    }
+}
+
+/// A plain capture of the king of `by`'s opponent, by the lowest attacker square.
+pub fn king_capture(pos: &Position, by: Color) -> Option<Vec<crate::moves::Step>> {
+    let k = pos.king(by.flip());
+    if k == NO_SQUARE {
+        return None;
+    }
+    let from = Squares(pos.board.attackers_to(k, by, pos.board.occupied())).next()?;
+    Some(vec![crate::moves::Step {
+        from,
+        to: k,
+        kind: pos.board.kind_at(from)?,
+        promo: None,
+        capture: true,
+        castle: false,
+    }])
+}
+
 /// All pseudo-legal moves of the side to move (own king may be left attacked).
 pub fn pseudo_legal(pos: &Position, rules: &Rules, out: &mut MoveList) {
     let _ = each_pseudo_legal(pos, rules, &mut |m| {
@@ -93,11 +176,11 @@ pub fn is_pseudo_legal(pos: &Position, rules: &Rules, m: Move) -> bool {
         MoveKind::Normal => {
             m.promo.is_none() && piece_attacks(m.from, us, p.kind, occ) & bb(m.to) != 0
         }
-        MoveKind::Teleport
-        | MoveKind::TeleportDouble
-        | MoveKind::Pocket
-        | MoveKind::Drop
-        | MoveKind::Combo => false,
+        MoveKind::Swap
+        | MoveKind::SwapDouble
+        | MoveKind::ToPocket
+        | MoveKind::FromPocket
+        | MoveKind::Compound => false,
     }
 }
 

@@ -24,6 +24,40 @@ use crate::moves::{Move, MoveKind};
 use crate::position::Position;
 use std::ops::ControlFlow;
 
+/// Pocket Mutation chess.
+pub struct PocketMutation;
+
+impl super::ConditionRules for PocketMutation {
+    const NAME: &'static str = "pocket-mutation";
+    const ALIASES: &'static [&'static str] = &["pocket-mutation", "pocketmutation", "pocket"];
+    const TITLE: Option<&'static str> = Some("Pocket Mutation Chess");
+    const CHEAP_REPLAY: bool = true;
+    const CASTLING: bool = false;
+    const PROMOTES_BY_MOVING: bool = false;
+
+    fn for_each_legal<F>(pos: &Position, rules: &Rules, f: F) -> ControlFlow<()>
+    where
+        F: FnMut(Move, &Position) -> ControlFlow<()>,
+    {
+        for_each_legal(pos, rules, f)
+    }
+
+    fn is_pseudo_legal(pos: &Position, rules: &Rules, m: Move) -> bool {
+        is_pseudo_legal(pos, rules, m)
+    }
+
+    /// Pawns may stand anywhere: dropped on the first rank, moved to the last.
+    fn allows_pawn_on_relative_rank(_: u8) -> bool {
+        true
+    }
+
+    /// D15: White may not use the pocket on the first move of a game.
+    fn allowed_at_game_start(pos: &Position, m: Move) -> bool {
+        !(pos.side == crate::core::Color::White
+            && matches!(m.kind, MoveKind::ToPocket | MoveKind::FromPocket))
+    }
+}
+
 /// The kinds a piece of kind `k` may become when pocketed from a square of relative rank
 /// `rel` (7 = its last rank: the next class; otherwise its own class).
 pub fn mutations(k: Kind, rel: u8) -> Vec<Kind> {
@@ -56,7 +90,7 @@ pub fn each_pocket_move(
                         from: s,
                         to: s,
                         promo: Some(m),
-                        kind: MoveKind::Pocket,
+                        kind: MoveKind::ToPocket,
                         chain: 0,
                     })?;
                 }
@@ -73,7 +107,7 @@ pub fn each_pocket_move(
                     from: s as Square,
                     to: s as Square,
                     promo: None,
-                    kind: MoveKind::Drop,
+                    kind: MoveKind::FromPocket,
                     chain: 0,
                 })?;
             }
@@ -101,7 +135,7 @@ where
 /// Could `m` have been generated in `pos`?
 pub fn is_pseudo_legal(pos: &Position, rules: &Rules, m: Move) -> bool {
     match m.kind {
-        MoveKind::Pocket | MoveKind::Drop => {
+        MoveKind::ToPocket | MoveKind::FromPocket => {
             each_pocket_move(pos, &mut super::stop_at(m)).is_break()
         }
         _ => orthodox::is_pseudo_legal(pos, rules, m),
@@ -195,7 +229,7 @@ mod tests {
         let pocket: Vec<Option<Kind>> = rules
             .legal_moves(&pos)
             .into_iter()
-            .filter(|(m, _)| m.kind == MoveKind::Pocket)
+            .filter(|(m, _)| m.kind == MoveKind::ToPocket)
             .map(|(_, c)| c.pockets[0])
             .collect();
         assert_eq!(pocket, [Some(Knight), Some(Bishop)]);

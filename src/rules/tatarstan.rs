@@ -20,13 +20,72 @@
 //! A move is stored as its Kazan move (leader + `chain` choices in the low 24 bits) plus
 //! the index of its cascade outcome (promotion choices, D8) in the high 8 bits.
 
-use super::{Condition, Rules, kazan, orthodox};
+use super::{Rules, kazan, orthodox};
 use crate::core::board::piece_attacks;
 use crate::core::{Bitboard, Kind, NO_SQUARE, Square, Squares, bb};
-use crate::moves::{Move, MoveKind};
+use crate::moves::{Effects, Move, MoveKind};
 use crate::position::{CASTLINGS, Position};
 use std::collections::HashSet;
 use std::ops::ControlFlow;
+
+/// Tatarstan chess with the Kazan chains (D12: the default) or without them.
+pub struct Tatarstan;
+pub struct TatarstanNoChains;
+
+impl super::ConditionRules for Tatarstan {
+    const NAME: &'static str = "tatarstan";
+    const ALIASES: &'static [&'static str] = &["tatarstan", "tatarstanchess"];
+    const TITLE: Option<&'static str> = Some("Tatarstan Chess");
+    const REFILLS_DOUBLE_STEP_ORIGIN: bool = true;
+
+    fn for_each_legal<F>(pos: &Position, rules: &Rules, f: F) -> ControlFlow<()>
+    where
+        F: FnMut(Move, &Position) -> ControlFlow<()>,
+    {
+        for_each_legal(pos, rules, true, f)
+    }
+    fn effects(pos: &Position, rules: &Rules, m: Move) -> Option<(Position, Effects)> {
+        effects(pos, rules, true, m)
+    }
+    fn is_pseudo_legal(pos: &Position, rules: &Rules, m: Move) -> bool {
+        replay(pos, rules, true, m).is_some()
+    }
+    fn play(pos: &Position, rules: &Rules, m: Move) -> Option<Position> {
+        play(pos, rules, true, m)
+    }
+    fn moves_with_effects(pos: &Position, rules: &Rules) -> Vec<(Position, Effects)> {
+        moves_with_effects(pos, rules, true)
+    }
+}
+
+impl super::ConditionRules for TatarstanNoChains {
+    const NAME: &'static str = "tatarstan-nochains";
+    const ALIASES: &'static [&'static str] = &[
+        "tatarstan-nochains",
+        "tatarstan-no-chains",
+        "tatarstan-without-chains",
+    ];
+    const TITLE: Option<&'static str> = Some("Tatarstan Chess (without chains)");
+
+    fn for_each_legal<F>(pos: &Position, rules: &Rules, f: F) -> ControlFlow<()>
+    where
+        F: FnMut(Move, &Position) -> ControlFlow<()>,
+    {
+        for_each_legal(pos, rules, false, f)
+    }
+    fn effects(pos: &Position, rules: &Rules, m: Move) -> Option<(Position, Effects)> {
+        effects(pos, rules, false, m)
+    }
+    fn is_pseudo_legal(pos: &Position, rules: &Rules, m: Move) -> bool {
+        replay(pos, rules, false, m).is_some()
+    }
+    fn play(pos: &Position, rules: &Rules, m: Move) -> Option<Position> {
+        play(pos, rules, false, m)
+    }
+    fn moves_with_effects(pos: &Position, rules: &Rules) -> Vec<(Position, Effects)> {
+        moves_with_effects(pos, rules, false)
+    }
+}
 
 /// Bits of `Move::chain` that hold the Kazan chain choices.
 const CHAIN_BITS: u32 = 24;
@@ -187,7 +246,7 @@ fn run(
 }
 
 /// The squares the pieces that moved stand on after a leader and its chain.
-fn moved_squares(pos: &Position, m: Move, steps: &[kazan::Step]) -> Bitboard {
+fn moved_squares(pos: &Position, m: Move, steps: &[kazan::Follow]) -> Bitboard {
     let mut moved = if m.kind == MoveKind::Castle {
         let wing = if m.to > m.from { 0 } else { 1 };
         let (_, kt, _, rt, _) = CASTLINGS[pos.side.idx()][wing];
@@ -203,7 +262,7 @@ fn moved_squares(pos: &Position, m: Move, steps: &[kazan::Step]) -> Bitboard {
 
 /// The last pawn two-step of a move (leader or follower): the square passed over and the
 /// square the pawn stands on, or `None`.
-fn last_double(pos: &Position, m: Move, steps: &[kazan::Step]) -> Option<(Square, Square)> {
+fn last_double(pos: &Position, m: Move, steps: &[kazan::Follow]) -> Option<(Square, Square)> {
     let mut out = None;
     if m.kind == MoveKind::DoublePush {
         out = Some((((m.from as i8 + m.to as i8) / 2) as Square, m.to));
@@ -223,13 +282,13 @@ fn each_move(
     pos: &Position,
     before: &Defences,
     rules: &Rules,
+    chains: bool,
     leader: Move,
-    f: &mut impl FnMut(Move, &Position, &[kazan::Step], &[Transformation]) -> ControlFlow<()>,
+    f: &mut impl FnMut(Move, &Position, &[kazan::Follow], &[Transformation]) -> ControlFlow<()>,
 ) -> ControlFlow<()> {
-    let chains = rules.condition == Condition::Tatarstan;
     // Chains that end on the same board with the same pieces moved have the same cascade.
     let mut seen: HashSet<u64> = HashSet::new();
-    let mut body = |m: Move, after: &Position, steps: &[kazan::Step]| {
+    let mut body = |m: Move, after: &Position, steps: &[kazan::Follow]| {
         let moved = moved_squares(pos, m, steps);
         if !seen.insert(after.hash ^ moved.wrapping_mul(0x9E37_79B9_7F4A_7C15)) {
             return ControlFlow::Continue(());
@@ -265,14 +324,14 @@ fn each_move(
 }
 
 /// Every legal Tatarstan move with its result, each distinct result once.
-pub fn for_each_legal<F>(pos: &Position, rules: &Rules, mut f: F) -> ControlFlow<()>
+fn for_each_legal<F>(pos: &Position, rules: &Rules, chains: bool, mut f: F) -> ControlFlow<()>
 where
     F: FnMut(Move, &Position) -> ControlFlow<()>,
 {
     let mut seen: Vec<u64> = Vec::new();
     let before = defences(pos);
     orthodox::each_pseudo_legal(pos, rules, &mut |leader| {
-        each_move(pos, &before, rules, leader, &mut |m, fin, _, _| {
+        each_move(pos, &before, rules, chains, leader, &mut |m, fin, _, _| {
             if !orthodox::is_legal_child(fin) || seen.contains(&fin.hash) {
                 return ControlFlow::Continue(());
             }
@@ -282,42 +341,61 @@ where
     })
 }
 
-/// What a move does: its final position, chain steps and transformations, or `None`
-/// when it does not fit the position (legality is not checked).
-pub struct Replay {
-    pub position: Position,
-    pub steps: Vec<kazan::Step>,
-    pub transformations: Vec<Transformation>,
-}
-
-/// Replays a move (leader + chain choices + cascade outcome).
-pub fn replay(pos: &Position, rules: &Rules, m: Move) -> Option<Replay> {
+/// Replays a move (leader + chain choices + cascade outcome): the final position and its
+/// effects, or `None` when it does not fit the position (legality is not checked).
+fn replay(pos: &Position, rules: &Rules, chains: bool, m: Move) -> Option<(Position, Effects)> {
     let leader = Move { chain: 0, ..m };
     if !orthodox::is_pseudo_legal(pos, rules, leader) {
         return None;
     }
     let mut out = None;
     let before = defences(pos);
-    let _ = each_move(pos, &before, rules, leader, &mut |x, fin, steps, done| {
-        if x.chain == m.chain {
-            out = Some(Replay {
-                position: *fin,
-                steps: steps.to_vec(),
-                transformations: done.to_vec(),
-            });
-            ControlFlow::Break(())
-        } else {
-            ControlFlow::Continue(())
-        }
-    });
+    let _ = each_move(
+        pos,
+        &before,
+        rules,
+        chains,
+        leader,
+        &mut |x, fin, steps, done| {
+            if x.chain == m.chain {
+                out = Some((*fin, kazan::chain_effects(pos, x, steps, done)));
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        },
+    );
     out
 }
 
+fn effects(pos: &Position, rules: &Rules, chains: bool, m: Move) -> Option<(Position, Effects)> {
+    replay(pos, rules, chains, m)
+}
+
 /// Plays a move if it fits the position and leaves the own king safe.
-pub fn play(pos: &Position, rules: &Rules, m: Move) -> Option<Position> {
-    replay(pos, rules, m)
-        .map(|r| r.position)
+fn play(pos: &Position, rules: &Rules, chains: bool, m: Move) -> Option<Position> {
+    replay(pos, rules, chains, m)
+        .map(|r| r.0)
         .filter(orthodox::is_legal_child)
+}
+
+fn moves_with_effects(pos: &Position, rules: &Rules, chains: bool) -> Vec<(Position, Effects)> {
+    let mut v = vec![];
+    let before = defences(pos);
+    let _ = orthodox::each_pseudo_legal(pos, rules, &mut |leader| {
+        each_move(
+            pos,
+            &before,
+            rules,
+            chains,
+            leader,
+            &mut |m, fin, steps, done| {
+                v.push((*fin, kazan::chain_effects(pos, m, steps, done)));
+                ControlFlow::Continue(())
+            },
+        )
+    });
+    v
 }
 
 #[cfg(test)]

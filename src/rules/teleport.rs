@@ -15,9 +15,48 @@
 use super::{Rules, orthodox};
 use crate::core::board::piece_attacks;
 use crate::core::{Kind, Squares, bb};
-use crate::moves::{Move, MoveKind};
+use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::Position;
 use std::ops::ControlFlow;
+
+/// Teleport chess.
+pub struct Teleport;
+
+impl super::ConditionRules for Teleport {
+    const NAME: &'static str = "teleport";
+    const ALIASES: &'static [&'static str] = &["teleport", "teleportchess"];
+    const TITLE: Option<&'static str> = Some("Teleport Chess");
+    const CHEAP_REPLAY: bool = true;
+    const REFILLS_DOUBLE_STEP_ORIGIN: bool = true;
+
+    fn for_each_legal<F>(pos: &Position, rules: &Rules, f: F) -> ControlFlow<()>
+    where
+        F: FnMut(Move, &Position) -> ControlFlow<()>,
+    {
+        for_each_legal(pos, rules, f)
+    }
+
+    fn generate(pos: &Position, rules: &Rules, list: &mut MoveList) {
+        orthodox::pseudo_legal(pos, rules, list);
+        let _ = each_teleport(pos, rules, &mut |m| {
+            list.push(m);
+            ControlFlow::Continue(())
+        });
+    }
+
+    fn has_legal_move(pos: &Position, rules: &Rules) -> bool {
+        has_legal_move(pos, rules)
+    }
+
+    fn is_pseudo_legal(pos: &Position, rules: &Rules, m: Move) -> bool {
+        is_pseudo_legal(pos, rules, m)
+    }
+
+    /// A teleport can bring a pawn to its first rank.
+    fn allows_pawn_on_relative_rank(rel_rank: u8) -> bool {
+        rel_rank <= 6
+    }
+}
 
 /// Calls `emit` with every teleport of the side to move (pseudo-legal = legal unless in
 /// check), promotion choices separately, before removing duplicates of the same result.
@@ -45,7 +84,7 @@ pub fn each_teleport(
                     from,
                     to: one,
                     promo: None,
-                    kind: MoveKind::Teleport,
+                    kind: MoveKind::Swap,
                     chain: 0,
                 };
                 with_promotions(pos, rules, m, emit)?;
@@ -57,7 +96,7 @@ pub fn each_teleport(
                         from,
                         to: two,
                         promo: None,
-                        kind: MoveKind::TeleportDouble,
+                        kind: MoveKind::SwapDouble,
                         chain: 0,
                     })?;
                 }
@@ -69,7 +108,7 @@ pub fn each_teleport(
                 from,
                 to,
                 promo: None,
-                kind: MoveKind::Teleport,
+                kind: MoveKind::Swap,
                 chain: 0,
             };
             with_promotions(pos, rules, m, emit)?;
@@ -137,7 +176,7 @@ pub fn has_legal_move(pos: &Position, rules: &Rules) -> bool {
 /// Could `m` have been generated in `pos`?
 pub fn is_pseudo_legal(pos: &Position, rules: &Rules, m: Move) -> bool {
     match m.kind {
-        MoveKind::Teleport | MoveKind::TeleportDouble => {
+        MoveKind::Swap | MoveKind::SwapDouble => {
             each_teleport(pos, rules, &mut super::stop_at(m)).is_break()
         }
         _ => orthodox::is_pseudo_legal(pos, rules, m),
@@ -200,7 +239,7 @@ mod tests {
         let kinds: Vec<Kind> = rules()
             .legal_moves(&pos)
             .into_iter()
-            .filter(|(m, _)| m.kind == MoveKind::Teleport)
+            .filter(|(m, _)| m.kind == MoveKind::Swap)
             .map(|(_, c)| {
                 assert_eq!(c.board.kind_at(sq("b7").unwrap()), Some(Kind::Rook));
                 c.board.kind_at(sq("b8").unwrap()).unwrap()
@@ -239,7 +278,7 @@ mod tests {
         let (m, child) = rules()
             .legal_moves(&pos)
             .into_iter()
-            .find(|(m, _)| m.kind == MoveKind::TeleportDouble)
+            .find(|(m, _)| m.kind == MoveKind::SwapDouble)
             .expect("the two-step teleport");
         assert_eq!((m.from, m.to), (sq("e2").unwrap(), sq("e4").unwrap()));
         assert_eq!(child.ep, sq("e3").unwrap());
@@ -254,7 +293,7 @@ mod tests {
         let passes: Vec<_> = rules()
             .legal_moves(&pos)
             .into_iter()
-            .filter(|(m, _)| m.kind == MoveKind::Teleport)
+            .filter(|(m, _)| m.kind == MoveKind::Swap)
             .collect();
         assert_eq!(passes.len(), 1);
         assert_eq!(passes[0].1.board, pos.board);

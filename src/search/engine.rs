@@ -9,7 +9,7 @@ use super::tt::{Facts, Tt};
 use crate::core::Color;
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
-use crate::rules::{Condition, Rules};
+use crate::rules::Rules;
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
@@ -106,7 +106,8 @@ impl<'a> Engine<'a> {
             stop,
             nodes: AtomicU64::new(0),
             threat_limit: None,
-            reach: (rules.condition == Condition::Orthodox)
+            reach: rules
+                .orthodox_movement()
                 .then(|| Box::new(Reach::new(rules.promotions()))),
         }
     }
@@ -387,7 +388,7 @@ impl<'a> Engine<'a> {
         let mut list = MoveList::new();
         self.rules.generate(pos, &mut list);
         let moves = list.as_mut_slice();
-        if n >= 3 && self.rules.condition == crate::rules::Condition::Orthodox {
+        if n >= 3 && self.rules.orthodox_movement() {
             // Popeye's order: with two or more attacker moves still to come, the defences
             // that leave the attacker the fewest replies first (they tend to refute, and
             // a refutation ends the node). Then the killer, as below.
@@ -666,7 +667,7 @@ mod tests {
     /// help and series play with them agree with the plain search on random positions.
     #[test]
     fn cuts_agree_with_the_plain_search() {
-        let rules = Rules::new(Condition::Orthodox);
+        let rules = Rules::new(crate::rules::Condition::Orthodox);
         let stop = AtomicBool::new(false);
         let mut g = Gen(0x2545_F491_4F6C_DD1D);
         let (mut tested, mut found) = (0, 0);

@@ -1,8 +1,8 @@
 //! Solving results: plain data, printed by `output` as text, JSON or YAML.
 
 use crate::core::square_name;
-use crate::moves::Move;
-use crate::output::notation::{Style, move_body, suffix};
+use crate::moves::{Effect, Effects, Move};
+use crate::output::notation::{Style, effects_text, suffix};
 use crate::position::Position;
 use crate::rules::Rules;
 use serde::Serialize;
@@ -27,62 +27,24 @@ pub struct MoveInfo {
 impl MoveInfo {
     pub fn new(rules: &Rules, pos: &Position, m: Move, child: &Position) -> MoveInfo {
         let rules = &rules.without_stop();
-        let mut steps = vec![format!("{}-{}", square_name(m.from), square_name(m.to))];
-        if matches!(
-            m.kind,
-            crate::moves::MoveKind::Teleport | crate::moves::MoveKind::TeleportDouble
-        ) {
-            steps.push(format!("{}-{}", square_name(m.to), square_name(m.from)));
-        }
-        if m.kind == crate::moves::MoveKind::Castle {
-            let wing = if m.to > m.from { 0 } else { 1 };
-            let (_, _, rf, rt, _) = crate::position::CASTLINGS[pos.side.idx()][wing];
-            steps.push(format!("{}-{}", square_name(rf), square_name(rt)));
-        }
-        use crate::rules::Condition;
-        let pair = |a: u8, b: u8| format!("{}-{}", square_name(a), square_name(b));
-        match rules.condition {
-            Condition::Kazan => {
-                if let Some((_, chain)) = crate::rules::kazan::replay(pos, rules, m) {
-                    steps.extend(chain.iter().map(|s| pair(s.0, s.1)));
-                }
-            }
-            Condition::Tatarstan | Condition::TatarstanNoChains => {
-                if let Some(r) = crate::rules::tatarstan::replay(pos, rules, m) {
-                    steps.extend(r.steps.iter().map(|s| pair(s.0, s.1)));
-                }
-            }
-            Condition::Combo => {
-                if let Some((_, combo)) = crate::rules::combo::replay(pos, rules, m) {
-                    steps.clear();
-                    for s in &combo {
-                        steps.push(pair(s.from, s.to));
-                        if s.castle {
-                            let wing = if s.to > s.from { 0 } else { 1 };
-                            let (_, _, rf, rt, _) =
-                                crate::position::CASTLINGS[pos.side.idx()][wing];
-                            steps.push(pair(rf, rt));
-                        }
-                    }
-                }
-            }
-            _ => {}
-        }
+        let effects = rules.effects(pos, m).map(|(_, e)| e);
+        let text = |style| {
+            let body = match &effects {
+                Some(e) => effects_text(rules, pos, e, style),
+                None => "[?]".into(),
+            };
+            format!("{body}{}", suffix(rules, child, style))
+        };
         MoveInfo {
             from: square_name(m.from),
             to: square_name(m.to),
             promotion: m.promo.map(|k| k.code().to_string()),
-            text: format!(
-                "{}{}",
-                move_body(rules, pos, m, Style::Long),
-                suffix(rules, child, Style::Long)
-            ),
-            short: format!(
-                "{}{}",
-                move_body(rules, pos, m, Style::Short),
-                suffix(rules, child, Style::Short)
-            ),
-            steps,
+            text: text(Style::Long),
+            short: text(Style::Short),
+            steps: effects
+                .as_ref()
+                .map(|e| step_pairs(pos, e))
+                .unwrap_or_default(),
             mv: m,
         }
     }
@@ -93,6 +55,33 @@ impl MoveInfo {
             Style::Short => &self.short,
         }
     }
+}
+
+/// The `from-to` pairs of a move's effects: each step (castling adds the rook's), both
+/// directions of a swap, `sq-sq` for a pocketing or a drop.
+fn step_pairs(pos: &Position, e: &Effects) -> Vec<String> {
+    let pair = |a: u8, b: u8| format!("{}-{}", square_name(a), square_name(b));
+    let mut out = vec![];
+    for effect in &e.effects {
+        match *effect {
+            Effect::Step(st) => {
+                out.push(pair(st.from, st.to));
+                if st.castle {
+                    let wing = if st.to > st.from { 0 } else { 1 };
+                    let (_, _, rf, rt, _) = crate::position::CASTLINGS[pos.side.idx()][wing];
+                    out.push(pair(rf, rt));
+                }
+            }
+            Effect::Swap { from, to, .. } => {
+                out.push(pair(from, to));
+                out.push(pair(to, from));
+            }
+            Effect::Pocket { from, .. } => out.push(pair(from, from)),
+            Effect::Drop { to, .. } => out.push(pair(to, to)),
+            Effect::Transform { .. } => {}
+        }
+    }
+    out
 }
 
 /// One node of a battle-play solution tree.
