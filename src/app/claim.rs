@@ -84,40 +84,24 @@ fn combo_claim(pos: &Position, rules: &Rules) -> ClaimProof {
 
 /// A stalemate claim (orthodox and the non-Combo conditions): it holds when the claimant is
 /// not in check and has no legal move. Exit code 0 when it holds, 1 when it fails.
-pub(super) fn claim_cmd(a: &ClaimArgs) -> i32 {
-    let arg_condition = match &a.condition {
-        Some(c) => match Condition::parse(c) {
-            Some(c) => Some(c),
-            None => {
-                eprintln!("error: --condition: unknown condition '{c}'");
-                return EXIT_INPUT;
-            }
-        },
-        None => None,
-    };
+pub(super) fn claim_cmd(a: &ClaimArgs) -> Result<(), Failure> {
+    let arg_condition = a.condition.as_deref().map(condition_arg).transpose()?;
     let (mut pos, file_condition) = match (&a.fen, &a.file) {
-        (Some(f), _) => match fen_arg(f, arg_condition.unwrap_or(Condition::Orthodox)) {
-            Ok(p) => (p, None),
-            Err(e) => {
-                eprintln!("error: --fen: {e}");
-                return EXIT_INPUT;
-            }
-        },
-        (None, Some(file)) => match problem::load_file(file) {
-            Ok(ps) if !ps.is_empty() => (ps[0].position, Some(ps[0].condition)),
-            Ok(_) => {
-                eprintln!("error: {}: no problem in the file", file.display());
-                return EXIT_INPUT;
-            }
-            Err(e) => {
-                eprintln!("error: {e}");
-                return EXIT_INPUT;
-            }
-        },
-        (None, None) => {
-            eprintln!("chainmate claim: give a problem file or --fen FEN");
-            return EXIT_INPUT;
+        (Some(f), _) => {
+            let pos = fen_arg(f, arg_condition.unwrap_or(Condition::Orthodox))
+                .map_err(|e| Failure::Input(format!("--fen: {e}")))?;
+            (pos, None)
         }
+        (None, Some(file)) => match problem::load_file(file)?.first() {
+            Some(p) => (p.position, Some(p.condition)),
+            None => {
+                return Err(Failure::Input(format!(
+                    "{}: no problem in the file",
+                    file.display()
+                )));
+            }
+        },
+        (None, None) => return Err(Failure::usage("claim", "give a problem file or --fen FEN")),
     };
     let cond = arg_condition
         .or(file_condition)
@@ -134,11 +118,10 @@ pub(super) fn claim_cmd(a: &ClaimArgs) -> i32 {
     }
     let rules = rules_for(cond, &pos);
     if rules.other_side_in_check(&pos) {
-        eprintln!(
-            "error: illegal position: the side not to move is in check ({})",
+        return Err(Failure::Input(format!(
+            "illegal position: the side not to move is in check ({})",
             pos.to_fen()
-        );
-        return EXIT_INPUT;
+        )));
     }
     let proof = if cond == Condition::Combo {
         combo_claim(&pos, &rules)
@@ -200,7 +183,7 @@ pub(super) fn claim_cmd(a: &ClaimArgs) -> i32 {
             }
         }
     }
-    if holds { EXIT_OK } else { EXIT_FAILED }
+    if holds { Ok(()) } else { Err(Failure::Failed) }
 }
 
 /// Re-checks a claim proof. Combo: the claimant's combos and the king captures are replayed
@@ -208,63 +191,40 @@ pub(super) fn claim_cmd(a: &ClaimArgs) -> i32 {
 /// compared with the move generator's distinct results, and "not in combo check" is
 /// decided by the plain exhaustive walk, without the search's over-approximation.
 /// Exit 0 when the proof is right, 1 when it is wrong, 2 on unreadable input.
-pub(super) fn verify_claim_cmd(a: &VerifyClaimArgs) -> i32 {
-    let name = a.proof.display().to_string();
-    let text = if name == "-" {
-        let mut s = String::new();
-        if let Err(e) = std::io::Read::read_to_string(&mut std::io::stdin(), &mut s) {
-            eprintln!("error: stdin: {e}");
-            return EXIT_INPUT;
-        }
-        s
-    } else {
-        match std::fs::read_to_string(&a.proof) {
-            Ok(s) => s,
-            Err(e) => {
-                eprintln!("error: {name}: {e}");
-                return EXIT_INPUT;
-            }
-        }
-    };
-    let proof: ClaimProof = match serde_json::from_str(&text) {
-        Ok(p) => p,
-        Err(e) => {
-            eprintln!(
-                "error: {name}:{}:{}: not a claim proof: {e}",
-                e.line(),
-                e.column()
-            );
-            return EXIT_INPUT;
-        }
-    };
+pub(super) fn verify_claim_cmd(a: &VerifyClaimArgs) -> Result<(), Failure> {
+    let name = a.proof.display();
+    let text = read_text_arg(&a.proof).map_err(Failure::Input)?;
+    let proof: ClaimProof = serde_json::from_str(&text).map_err(|e| {
+        Failure::Input(format!(
+            "{name}:{}:{}: not a claim proof: {e}",
+            e.line(),
+            e.column()
+        ))
+    })?;
     if proof.schema != SCHEMA || proof.command != "claim" {
-        eprintln!(
-            "error: {name}: a proof of schema '{}' and command '{}'; this chainmate reads '{SCHEMA}' claim proofs",
+        return Err(Failure::Input(format!(
+            "{name}: a proof of schema '{}' and command '{}'; this chainmate reads '{SCHEMA}' claim proofs",
             proof.schema, proof.command
-        );
-        return EXIT_INPUT;
+        )));
     }
-    let pos = match Position::from_fen(&proof.fen) {
-        Ok(p) => p,
-        Err(e) => {
-            eprintln!("error: {name}: fen: {e}");
-            return EXIT_INPUT;
-        }
-    };
+    let pos =
+        Position::from_fen(&proof.fen).map_err(|e| Failure::Input(format!("{name}: fen: {e}")))?;
     let Some(cond) = Condition::parse(&proof.condition) else {
-        eprintln!("error: {name}: unknown condition '{}'", proof.condition);
-        return EXIT_INPUT;
+        return Err(Failure::Input(format!(
+            "{name}: unknown condition '{}'",
+            proof.condition
+        )));
     };
     let rules = rules_for(cond, &pos);
     let verdict = verify_proof(&pos, cond, &rules, &proof);
     match verdict {
         Ok(why) => {
             println!("proof verified: {why}");
-            EXIT_OK
+            Ok(())
         }
         Err(why) => {
             println!("proof rejected: {why}");
-            EXIT_FAILED
+            Err(Failure::Failed)
         }
     }
 }
