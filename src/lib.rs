@@ -13,6 +13,7 @@
 
 pub mod app;
 pub mod check;
+pub mod claim;
 pub mod cli;
 pub mod core;
 pub mod moves;

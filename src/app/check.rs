@@ -55,45 +55,43 @@ fn tree_remarks(r: &TwinResult, full: u32) -> (Vec<String>, Vec<String>) {
     (duals, short)
 }
 
-pub(super) fn check_cmd(a: &CheckArgs) -> i32 {
+pub(super) fn check_cmd(a: &CheckArgs) -> Result<(), Failure> {
     let search = bound_search(&a.search);
-    let mut paths = a.files.clone();
-    if let Some(list) = &a.files_from {
-        match read_path_list(list) {
-            Ok(more) => paths.extend(more),
-            Err(e) => {
-                eprintln!("error: {e}");
-                return EXIT_INPUT;
-            }
-        }
-    }
-    if paths.is_empty() {
-        eprintln!("chainmate check: no problem files given");
-        return EXIT_INPUT;
-    }
+    let paths = paths_to_check(a)?;
     let decided = match &a.resume {
-        Some(out) => match decided_problems(out) {
-            Ok(d) => d,
-            Err(e) => {
-                eprintln!("error: {e}");
-                return EXIT_INPUT;
-            }
-        },
+        Some(out) => decided_problems(out).map_err(Failure::Input)?,
         None => Default::default(),
     };
-    if let Err(e) = init_pool(search.threads) {
-        eprintln!("error: {e}");
-        return EXIT_INPUT;
-    }
+    init_pool(search.threads).map_err(Failure::Input)?;
     let stop = Arc::new(AtomicBool::new(false));
     on_ctrl_c(&stop);
     let (files, walk_errors) = walk_files(&paths);
-    // Problems run side by side, one per worker, each searching in the run's one thread
-    // pool (its root moves spread over the pool's threads); each worker's table has a share
-    // of the memory and grows only as far as its problem needs (tt.rs). Files are read one
-    // at a time as the workers need problems, so memory does not grow with the collection.
-    let workers = rayon::current_num_threads().max(1);
-    let hash_each = (search.hash / workers).max(1);
+    let bar = progress_bar(&search);
+    let run = CheckRun {
+        a,
+        search: &search,
+        decided: &decided,
+        stop: &stop,
+    };
+    let tally = run.all(&files, walk_errors, &bar);
+    bar.finish_and_clear();
+    tally.finish(a.format)
+}
+
+/// The files named on the command line and in `--files-from`; at least one.
+fn paths_to_check(a: &CheckArgs) -> Result<Vec<PathBuf>, Failure> {
+    let mut paths = a.files.clone();
+    if let Some(list) = &a.files_from {
+        paths.extend(read_path_list(list).map_err(Failure::Input)?);
+    }
+    if paths.is_empty() {
+        return Err(Failure::usage("check", "no problem files given"));
+    }
+    Ok(paths)
+}
+
+/// The spinner counting the problems checked, on stderr when it is a terminal.
+fn progress_bar(search: &crate::cli::SearchArgs) -> ProgressBar {
     let show_bar = !search.quiet && std::io::stderr().is_terminal();
     let bar = if show_bar {
         ProgressBar::new_spinner()
@@ -104,100 +102,182 @@ pub(super) fn check_cmd(a: &CheckArgs) -> i32 {
         ProgressStyle::with_template("{spinner} {pos} problems checked ({elapsed})")
             .unwrap_or_else(|_| ProgressStyle::default_spinner()),
     );
-    let watchdog = Watchdog::new(workers, stop.clone());
-    let (work_tx, work_rx) = std::sync::mpsc::sync_channel::<(usize, Problem)>(workers * 2);
-    let work_rx = std::sync::Mutex::new(work_rx);
-    let (tx, rx) = std::sync::mpsc::channel::<(usize, Outcome)>();
-    let mut summary = CheckSummary::default();
-    let mut input_errors: Vec<ProblemError> = vec![];
-    let mut not_reached: Vec<String> = vec![];
-    std::thread::scope(|scope| {
-        // The reader: documents in input order, numbered over the whole run (the shard
-        // index), each sent to the workers or, when decided earlier (--resume) or in
-        // another shard, left out; after a stop the rest is only listed.
-        {
-            let (tx, stop, decided) = (tx.clone(), &stop, &decided);
-            let (files, walk_errors) = (&files, walk_errors);
-            scope.spawn(move || {
-                let mut run_index = 0usize;
-                let mut seq = 0usize;
-                let mut emit = |item: Result<Problem, ProblemError>| {
-                    let mine = a.shard.is_none_or(|(k, n)| run_index % n == k - 1);
-                    run_index += 1;
-                    if !mine {
-                        return true;
-                    }
-                    let p = match item {
-                        Err(e) => {
-                            let ok = tx.send((seq, Outcome::Error(e))).is_ok();
-                            seq += 1;
-                            return ok;
-                        }
-                        Ok(p) => p,
-                    };
-                    if decided.contains(&(p.file.clone(), p.index)) {
-                        return true;
-                    }
-                    let ok = if stop.load(Ordering::Relaxed) {
-                        tx.send((seq, Outcome::NotReached(problem_place(&p))))
-                            .is_ok()
-                    } else {
-                        work_tx.send((seq, p)).is_ok()
-                    };
-                    seq += 1;
-                    ok
-                };
-                for e in walk_errors {
-                    if !emit(Err(e)) {
-                        return;
-                    }
+    bar
+}
+
+/// A `check` run: its arguments, the problems an earlier run decided (`--resume`) and the
+/// run's stop flag (Ctrl-C).
+struct CheckRun<'a> {
+    a: &'a CheckArgs,
+    search: &'a crate::cli::SearchArgs,
+    decided: &'a std::collections::HashSet<(String, usize)>,
+    stop: &'a Arc<AtomicBool>,
+}
+
+/// A document for the workers: its number in this run's output order, and the problem.
+type Work = (usize, Problem);
+
+impl CheckRun<'_> {
+    /// Checks every problem of the files and prints each result in input order.
+    ///
+    /// Problems run side by side, one per worker, each searching in the run's one thread
+    /// pool (its root moves spread over the pool's threads); each worker's table has a
+    /// share of the memory and grows only as far as its problem needs (tt.rs). Files are
+    /// read one at a time as the workers need problems, so memory does not grow with the
+    /// collection.
+    fn all(&self, files: &[PathBuf], walk_errors: Vec<ProblemError>, bar: &ProgressBar) -> Tally {
+        let workers = rayon::current_num_threads().max(1);
+        let hash_each = (self.search.hash / workers).max(1);
+        let watchdog = Watchdog::new(workers, self.stop.clone());
+        let (work_tx, work_rx) = std::sync::mpsc::sync_channel::<Work>(workers * 2);
+        let work_rx = std::sync::Mutex::new(work_rx);
+        let (tx, rx) = std::sync::mpsc::channel::<(usize, Outcome)>();
+        let mut tally = Tally::default();
+        std::thread::scope(|scope| {
+            let reader = Reader {
+                run: self,
+                tx: tx.clone(),
+                work_tx,
+                run_index: 0,
+                seq: 0,
+            };
+            scope.spawn(move || reader.read(walk_errors, files));
+            for w in 0..workers {
+                let tx = tx.clone();
+                let (work_rx, watchdog) = (&work_rx, &watchdog);
+                scope.spawn(move || self.worker(w, hash_each, work_rx, watchdog, tx));
+            }
+            drop(tx);
+            tally.collect(rx, bar, self.a.format);
+        });
+        watchdog.close();
+        tally
+    }
+
+    /// Worker `w`: checks the problems it takes until there are no more, each under its
+    /// time limit; after a stop the rest is only listed.
+    fn worker(
+        &self,
+        w: usize,
+        hash_mb: usize,
+        work: &std::sync::Mutex<std::sync::mpsc::Receiver<Work>>,
+        watchdog: &Watchdog,
+        tx: std::sync::mpsc::Sender<(usize, Outcome)>,
+    ) {
+        loop {
+            let next = work.lock().ok().and_then(|rx| rx.recv().ok());
+            let Some((seq, p)) = next else { break };
+            let outcome = if self.stop.load(Ordering::Relaxed) {
+                Outcome::NotReached(problem_place(&p))
+            } else {
+                let problem_stop = watchdog.start(w, time_limit(self.search, &p));
+                let r = check_problem(&p, self.a, hash_mb, &problem_stop);
+                watchdog.finish(w);
+                match r {
+                    Ok(r) => Outcome::Report(Box::new(r)),
+                    Err(e) => Outcome::Error(e),
                 }
-                for f in files {
-                    let (ps, es) = problem::load_file_all(f);
-                    let mut items: Vec<(usize, Result<Problem, ProblemError>)> = ps
-                        .into_iter()
-                        .map(|p| (p.line, Ok(p)))
-                        .chain(es.into_iter().map(|e| (e.line.unwrap_or(0), Err(e))))
-                        .collect();
-                    items.sort_by_key(|x| x.0);
-                    for (_, item) in items {
-                        if !emit(item) {
-                            return;
-                        }
-                    }
-                }
-            });
+            };
+            if tx.send((seq, outcome)).is_err() {
+                break;
+            }
         }
-        for w in 0..workers {
-            let tx = tx.clone();
-            let (work_rx, watchdog, stop, search) = (&work_rx, &watchdog, &stop, &search);
-            scope.spawn(move || {
-                loop {
-                    let next = work_rx.lock().ok().and_then(|rx| rx.recv().ok());
-                    let Some((seq, p)) = next else { break };
-                    let outcome = if stop.load(Ordering::Relaxed) {
-                        Outcome::NotReached(problem_place(&p))
-                    } else {
-                        let limit = match (search.time_limit, p.options.max_time) {
-                            (Some(t), Some(m)) => Some(t.min(f64::from(m))),
-                            (t, m) => t.or(m.map(f64::from)),
-                        };
-                        let problem_stop = watchdog.start(w, limit);
-                        let r = check_problem(&p, a, hash_each, &problem_stop);
-                        watchdog.finish(w);
-                        match r {
-                            Ok(r) => Outcome::Report(Box::new(r)),
-                            Err(e) => Outcome::Error(e),
-                        }
-                    };
-                    if tx.send((seq, outcome)).is_err() {
-                        break;
-                    }
-                }
-            });
+    }
+}
+
+/// A problem's time limit: `--time-limit` or its `MaxTime`, the smaller when both are set.
+fn time_limit(search: &crate::cli::SearchArgs, p: &Problem) -> Option<f64> {
+    match (search.time_limit, p.options.max_time) {
+        (Some(t), Some(m)) => Some(t.min(f64::from(m))),
+        (t, m) => t.or(m.map(f64::from)),
+    }
+}
+
+/// The reader of a `check` run: documents in input order, numbered over the whole run
+/// (the shard index), each sent to the workers or, when decided earlier (--resume) or in
+/// another shard, left out; after a stop the rest is only listed.
+struct Reader<'a> {
+    run: &'a CheckRun<'a>,
+    /// Outcomes decided here: unreadable documents, problems not reached.
+    tx: std::sync::mpsc::Sender<(usize, Outcome)>,
+    work_tx: std::sync::mpsc::SyncSender<Work>,
+    /// Documents met so far, in every shard.
+    run_index: usize,
+    /// Documents of this run's output so far.
+    seq: usize,
+}
+
+impl Reader<'_> {
+    fn read(mut self, walk_errors: Vec<ProblemError>, files: &[PathBuf]) {
+        for e in walk_errors {
+            if !self.emit(Err(e)) {
+                return;
+            }
         }
-        drop(tx);
-        // Results are printed in input order as soon as they and all before them are in.
+        for f in files {
+            for item in documents(f) {
+                if !self.emit(item) {
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Passes one document on; false when nobody takes them any more.
+    fn emit(&mut self, item: Result<Problem, ProblemError>) -> bool {
+        let mine = self
+            .run
+            .a
+            .shard
+            .is_none_or(|(k, n)| self.run_index % n == k - 1);
+        self.run_index += 1;
+        if !mine {
+            return true;
+        }
+        let ok = match item {
+            Err(e) => self.tx.send((self.seq, Outcome::Error(e))).is_ok(),
+            Ok(p) if self.run.decided.contains(&(p.file.clone(), p.index)) => return true,
+            Ok(p) if self.run.stop.load(Ordering::Relaxed) => self
+                .tx
+                .send((self.seq, Outcome::NotReached(problem_place(&p))))
+                .is_ok(),
+            Ok(p) => self.work_tx.send((self.seq, p)).is_ok(),
+        };
+        self.seq += 1;
+        ok
+    }
+}
+
+/// The problems of a file and the errors of those that cannot be read, in the order of
+/// their lines.
+fn documents(f: &Path) -> Vec<Result<Problem, ProblemError>> {
+    let (ps, es) = problem::load_file_all(f);
+    let mut items: Vec<(usize, Result<Problem, ProblemError>)> = ps
+        .into_iter()
+        .map(|p| (p.line, Ok(p)))
+        .chain(es.into_iter().map(|e| (e.line.unwrap_or(0), Err(e))))
+        .collect();
+    items.sort_by_key(|x| x.0);
+    items.into_iter().map(|x| x.1).collect()
+}
+
+/// What a `check` run has printed: the verdicts, the input errors, the problems not
+/// reached.
+#[derive(Default)]
+struct Tally {
+    summary: CheckSummary,
+    input_errors: Vec<ProblemError>,
+    not_reached: Vec<String>,
+}
+
+impl Tally {
+    /// Prints the outcomes in input order, each as soon as it and all before it are in.
+    fn collect(
+        &mut self,
+        rx: std::sync::mpsc::Receiver<(usize, Outcome)>,
+        bar: &ProgressBar,
+        format: Format,
+    ) {
         let mut pending = std::collections::BTreeMap::new();
         let mut next = 0;
         for (i, r) in rx {
@@ -206,38 +286,41 @@ pub(super) fn check_cmd(a: &CheckArgs) -> i32 {
                 match r {
                     Outcome::Report(r) => {
                         bar.inc(1);
-                        bar.suspend(|| summary.print(&r, a.format));
+                        bar.suspend(|| self.summary.print(&r, format));
                     }
                     Outcome::Error(e) => {
                         bar.suspend(|| eprintln!("error: {e}"));
-                        input_errors.push(e);
+                        self.input_errors.push(e);
                     }
-                    Outcome::NotReached(place) => not_reached.push(place),
+                    Outcome::NotReached(place) => self.not_reached.push(place),
                 }
                 next += 1;
             }
         }
-    });
-    watchdog.close();
-    bar.finish_and_clear();
-    if a.format == Format::Text {
-        summary.print_totals(&input_errors, &not_reached);
     }
-    if !not_reached.is_empty() {
-        eprintln!(
-            "stopped: {} problem(s) not reached, from {} on",
-            not_reached.len(),
-            not_reached[0]
-        );
-    }
-    if !input_errors.is_empty() {
-        EXIT_INPUT
-    } else if summary.unsound > 0 {
-        EXIT_FAILED
-    } else if summary.unknown > 0 || !not_reached.is_empty() {
-        EXIT_UNKNOWN
-    } else {
-        EXIT_OK
+
+    /// The summary (text), the problems not reached, and how the run ended: bad input
+    /// first, then an unsound problem, then an undecided one.
+    fn finish(self, format: Format) -> Result<(), Failure> {
+        if format == Format::Text {
+            self.summary
+                .print_totals(&self.input_errors, &self.not_reached);
+        }
+        if let Some(first) = self.not_reached.first() {
+            eprintln!(
+                "stopped: {} problem(s) not reached, from {first} on",
+                self.not_reached.len(),
+            );
+        }
+        if !self.input_errors.is_empty() {
+            Err(Failure::InputReported)
+        } else if self.summary.unsound > 0 {
+            Err(Failure::Failed)
+        } else if self.summary.unknown > 0 || !self.not_reached.is_empty() {
+            Err(Failure::Unknown)
+        } else {
+            Ok(())
+        }
     }
 }
 
@@ -255,14 +338,7 @@ fn problem_place(p: &Problem) -> String {
 
 /// The paths of `--files-from` (one a line; blank lines skipped; `-` is standard input).
 fn read_path_list(list: &Path) -> Result<Vec<PathBuf>, String> {
-    let text = if list.as_os_str() == "-" {
-        let mut s = String::new();
-        std::io::Read::read_to_string(&mut std::io::stdin(), &mut s)
-            .map_err(|e| format!("stdin: {e}"))?;
-        s
-    } else {
-        std::fs::read_to_string(list).map_err(|e| format!("{}: {e}", list.display()))?
-    };
+    let text = read_text_arg(list)?;
     Ok(text
         .lines()
         .map(str::trim)

@@ -2,30 +2,18 @@
 
 use super::*;
 
-pub(super) fn convert_cmd(a: &ConvertArgs) -> i32 {
+pub(super) fn convert_cmd(a: &ConvertArgs) -> Result<(), Failure> {
     // `-` reads standard input; its format is sniffed (Popeye's `BeginProblem`, a FEN
     // board, or YAML).
     let stdin_text = if a.file.as_os_str() == "-" {
-        let mut s = String::new();
-        if let Err(e) = std::io::Read::read_to_string(&mut std::io::stdin(), &mut s) {
-            eprintln!("error: stdin: {e}");
-            return EXIT_INPUT;
-        }
-        Some(s)
+        Some(read_text_arg(&a.file).map_err(Failure::Input)?)
     } else {
         None
     };
-    let loaded = match &stdin_text {
+    let problems = match &stdin_text {
         Some(t) => problem::parse_text("<stdin>", t, problem::Format::sniff(t)),
         None => problem::load_file(&a.file),
-    };
-    let problems = match loaded {
-        Ok(p) => p,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return EXIT_INPUT;
-        }
-    };
+    }?;
     let from_popeye = match &stdin_text {
         Some(t) => problem::Format::sniff(t) == problem::Format::Popeye,
         None => problem::Format::from_extension(&a.file) == Some(problem::Format::Popeye),
@@ -35,5 +23,5 @@ pub(super) fn convert_cmd(a: &ConvertArgs) -> i32 {
     } else {
         print!("{}", crate::problem::inp::problems_to_inp(&problems));
     }
-    EXIT_OK
+    Ok(())
 }

@@ -1,8 +1,9 @@
 //! The commands behind the CLI, one file each (`solve.rs`, `check.rs`, `show.rs`,
 //! `perft.rs`, `convert.rs`, `replay.rs`, `claim.rs` with `verify-claim`, `diagram.rs`);
 //! this file holds what they share (reading and walking files, the run's thread pool,
-//! Ctrl-C and time limits, problem metadata for the output) and the exit codes: 0 success,
-//! 1 a check or claim failed, 2 bad input, 3 a search stopped before it decided.
+//! Ctrl-C and time limits, problem metadata for the output); `failure.rs` holds how a
+//! command fails and the exit codes: 0 success, 1 a check or claim failed, 2 bad input,
+//! 3 a search stopped before it decided.
 
 use crate::check::{TwinVerdict, Verdict, check_twin};
 use crate::cli::{
@@ -10,7 +11,7 @@ use crate::cli::{
     SolveArgs, VerifyClaimArgs,
 };
 use crate::core::Kind;
-use crate::output::notation::{Style, move_text};
+use crate::output::notation::Style;
 use crate::output::text::{Meta, diagram, meta_lines, stipulation_lines, twin_header, twin_text};
 use crate::position::Position;
 use crate::problem::{self, Problem, ProblemError};
@@ -29,6 +30,7 @@ mod check;
 mod claim;
 mod convert;
 mod diagram;
+mod failure;
 mod perft;
 mod replay;
 mod show;
@@ -38,19 +40,15 @@ use claim::claim_cmd;
 use claim::verify_claim_cmd;
 use convert::convert_cmd;
 use diagram::diagram_cmd;
+pub use failure::{EXIT_FAILED, EXIT_INPUT, EXIT_OK, EXIT_UNKNOWN, Failure};
 use perft::perft_cmd;
 use replay::replay_cmd;
 use show::show_cmd;
 use solve::solve_cmd;
 
-pub const EXIT_OK: i32 = 0;
-pub const EXIT_FAILED: i32 = 1;
-pub const EXIT_INPUT: i32 = 2;
-/// Nothing proven wrong, but some search was stopped (time limit, Ctrl-C) before it decided.
-pub const EXIT_UNKNOWN: i32 = 3;
-
+/// Runs a command: the one place where its [`Failure`] is printed and becomes the exit code.
 pub fn run(cli: Cli) -> i32 {
-    match cli.command {
+    let result = match cli.command {
         Command::Solve(a) => solve_cmd(&a),
         Command::Show(a) => show_cmd(&a),
         Command::Perft(a) => perft_cmd(&a),
@@ -63,18 +61,36 @@ pub fn run(cli: Cli) -> i32 {
         Command::Completions(a) => {
             let mut cmd = <Cli as clap::CommandFactory>::command();
             clap_complete::generate(a.shell, &mut cmd, "chainmate", &mut std::io::stdout());
-            EXIT_OK
+            Ok(())
         }
         Command::Man => {
             let cmd = <Cli as clap::CommandFactory>::command();
-            match clap_mangen::Man::new(cmd).render(&mut std::io::stdout()) {
-                Ok(()) => EXIT_OK,
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    EXIT_INPUT
-                }
-            }
+            clap_mangen::Man::new(cmd)
+                .render(&mut std::io::stdout())
+                .map_err(|e| Failure::Input(e.to_string()))
         }
+    };
+    match result {
+        Ok(()) => EXIT_OK,
+        Err(f) => {
+            if let Some(m) = f.message() {
+                eprintln!("{m}");
+            }
+            f.exit_code()
+        }
+    }
+}
+
+/// The text of a file named on the command line, or of standard input for `-`; the error
+/// names the file (`stdin` for standard input).
+fn read_text_arg(path: &Path) -> Result<String, String> {
+    if path.as_os_str() == "-" {
+        let mut s = String::new();
+        std::io::Read::read_to_string(&mut std::io::stdin(), &mut s)
+            .map_err(|e| format!("stdin: {e}"))?;
+        Ok(s)
+    } else {
+        std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))
     }
 }
 
@@ -205,9 +221,7 @@ fn load_all(files: &[PathBuf]) -> (Vec<Problem>, Vec<ProblemError>) {
     (problems, errors)
 }
 
-/// The version of the JSON and YAML output; `docs/schema.json` describes it and
-/// `docs/solving.md` says what a change of it means.
-pub const SCHEMA: &str = "chainmate/1";
+pub use crate::output::SCHEMA;
 
 /// Where a problem comes from and what it is, in every JSON/YAML output.
 #[derive(Serialize, Clone)]
@@ -391,6 +405,12 @@ fn fen_arg(fen: &str, cond: Condition) -> Result<Position, String> {
     pos.normalize();
     problem::check_pawn_ranks(&pos, cond).map_err(|e| e.message)?;
     Ok(pos)
+}
+
+/// A `--condition` argument: one of the registry's names.
+fn condition_arg(name: &str) -> Result<Condition, Failure> {
+    Condition::parse(name)
+        .ok_or_else(|| Failure::Input(format!("--condition: unknown condition '{name}'")))
 }
 
 /// Builds the run's one thread pool (rayon's global pool) with `threads` threads (0: one

@@ -3,22 +3,13 @@
 use super::*;
 use crate::output::notation::{effects_text, suffix};
 
-pub(super) fn perft_cmd(a: &PerftArgs) -> i32 {
+pub(super) fn perft_cmd(a: &PerftArgs) -> Result<(), Failure> {
     let fen = a
         .fen
         .clone()
         .unwrap_or_else(|| Position::initial().to_fen());
-    let Some(cond) = Condition::parse(&a.condition) else {
-        eprintln!("error: --condition: unknown condition '{}'", a.condition);
-        return EXIT_INPUT;
-    };
-    let pos = match fen_arg(&fen, cond) {
-        Ok(p) => p,
-        Err(e) => {
-            eprintln!("error: --fen: {e}");
-            return EXIT_INPUT;
-        }
-    };
+    let cond = condition_arg(&a.condition)?;
+    let pos = fen_arg(&fen, cond).map_err(|e| Failure::Input(format!("--fen: {e}")))?;
     let rules = rules_for(cond, &pos);
     // Each first move with its count (--divide), then the total.
     let mut divide: Vec<PerftMove> = vec![];
@@ -66,7 +57,7 @@ pub(super) fn perft_cmd(a: &PerftArgs) -> i32 {
             print_document(a.format, &report);
         }
     }
-    EXIT_OK
+    Ok(())
 }
 
 #[derive(Serialize)]

@@ -6,82 +6,42 @@ use crate::output::notation::{effects_text, suffix};
 /// Replays moves from the initial array (game rules: in Pocket Mutation White may not use
 /// the pocket on the first move, D15) or from a FEN, checking each move and printing the
 /// position after it.
-pub(super) fn replay_cmd(a: &ReplayArgs) -> i32 {
+pub(super) fn replay_cmd(a: &ReplayArgs) -> Result<(), Failure> {
     let name = a.game.display().to_string();
-    let text = if name == "-" {
-        let mut s = String::new();
-        match std::io::Read::read_to_string(&mut std::io::stdin(), &mut s) {
-            Ok(_) => s,
-            Err(e) => {
-                eprintln!("error: stdin: {e}");
-                return EXIT_INPUT;
-            }
-        }
-    } else {
-        match std::fs::read_to_string(&a.game) {
-            Ok(s) => s,
-            Err(e) => {
-                eprintln!("error: {name}: {e}");
-                return EXIT_INPUT;
-            }
-        }
-    };
-    let Some(cond) = Condition::parse(&a.condition) else {
-        eprintln!("error: --condition: unknown condition '{}'", a.condition);
-        return EXIT_INPUT;
-    };
+    let text = read_text_arg(&a.game).map_err(Failure::Input)?;
+    let cond = condition_arg(&a.condition)?;
     let game_start = a.fen.is_none();
     let mut pos = match &a.fen {
-        Some(f) => match fen_arg(f, cond) {
-            Ok(p) => p,
-            Err(e) => {
-                eprintln!("error: --fen: {e}");
-                return EXIT_INPUT;
-            }
-        },
+        Some(f) => fen_arg(f, cond).map_err(|e| Failure::Input(format!("--fen: {e}")))?,
         None => Position::initial(),
     };
     let rules = rules_for(cond, &pos);
     let mut clock = GameClock::new(a.fen.as_deref());
     println!("start {}", clock.fen(&pos));
     for (ply, token) in crate::check::tokens(&text).iter().enumerate() {
-        let number = format!(
-            "{}{}",
-            clock.full,
-            if pos.side == crate::core::Color::White {
-                "."
-            } else {
-                "..."
-            }
-        );
+        let side = if pos.side == crate::core::Color::White {
+            "."
+        } else {
+            "..."
+        };
+        let number = format!("{}{side}", clock.full);
         let shown = token.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
+        let bad = |e: String| Failure::Input(format!("{name}: move {number}{shown}{e}"));
         let reader = crate::check::MoveReader::new(&rules, &pos);
-        let read = match reader.read_game_move(shown) {
-            Ok(mv) => mv,
-            Err(e) => {
-                eprintln!("error: {name}: move {number}{shown}{e}");
-                return EXIT_INPUT;
-            }
-        };
-        let line = match game_line(&rules, &pos, &read, game_start && ply == 0) {
-            Ok(line) => line,
-            Err(e) => {
-                eprintln!("error: {name}: move {number}{shown}{e}");
-                return EXIT_INPUT;
-            }
-        };
+        let read = reader.read_game_move(shown).map_err(&bad)?;
+        let line = game_line(&rules, &pos, &read, game_start && ply == 0).map_err(&bad)?;
         let child = read.child;
         clock.advance(&pos, &child);
         match line {
             GameLine::Ended(text) => {
                 println!("{number}{text} {} (king captured)", clock.fen(&child));
-                return EXIT_OK;
+                return Ok(());
             }
             GameLine::Move(text, notes) => println!("{number}{text} {}{notes}", clock.fen(&child)),
         }
         pos = child;
     }
-    EXIT_OK
+    Ok(())
 }
 
 /// How a replayed move is printed: the move (and the notes after the FEN), or the move

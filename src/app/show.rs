@@ -2,10 +2,9 @@
 
 use super::*;
 
-pub(super) fn show_cmd(a: &ShowArgs) -> i32 {
+pub(super) fn show_cmd(a: &ShowArgs) -> Result<(), Failure> {
     if a.files.is_empty() {
-        eprintln!("chainmate show: no problem files given");
-        return EXIT_INPUT;
+        return Err(Failure::usage("show", "no problem files given"));
     }
     let (problems, mut errors) = load_all(&a.files);
     let mut report = ShowReport {
@@ -71,9 +70,9 @@ pub(super) fn show_cmd(a: &ShowArgs) -> i32 {
     report.errors = errors.iter().map(|e| e.to_string()).collect();
     print_document(a.format, &report);
     if errors.is_empty() {
-        EXIT_OK
+        Ok(())
     } else {
-        EXIT_INPUT
+        Err(Failure::InputReported)
     }
 }
 
