@@ -380,86 +380,11 @@ pub fn check_twin(
     };
     let stated = section.trim();
     let verdict = if stated.is_empty() {
-        if helpish {
-            evidence.extend(r.lines.iter().map(|l| format!("found: {}", line_text(l))));
-        } else {
-            evidence.extend(r.keys.iter().map(|k| format!("found key: 1.{} !", k.text)));
-        }
-        if evidence.is_empty() {
-            evidence.push("found: no solution".into());
-        }
-        Verdict::Unstated
+        unstated_verdict(helpish, &r, &mut evidence)
     } else if helpish {
-        let want = stated_lines(stated);
-        let missing: Vec<&Vec<String>> = want
-            .iter()
-            .filter(|w| !r.lines.iter().any(|l| line_matches(l, w)))
-            .collect();
-        let extra: Vec<&Vec<MoveInfo>> = r
-            .lines
-            .iter()
-            .filter(|l| !want.iter().any(|w| line_matches(l, w)))
-            .collect();
-        for m in &missing {
-            evidence.push(format!("stated line does not work: {}", m.join(" ")));
-        }
-        for e in &extra {
-            evidence.push(format!("extra solution: {}", line_text(e)));
-        }
-        if r.lines.is_empty() || !missing.is_empty() {
-            if r.lines.is_empty() {
-                evidence.push("no solution exists".into());
-            }
-            Verdict::NoSolution
-        } else if !extra.is_empty() {
-            Verdict::Cooked
-        } else {
-            Verdict::Sound
-        }
+        lines_verdict(stated, &r, &mut evidence)
     } else {
-        let pos = start_position(t);
-        let want = stated_keys(stated);
-        let mut failing = false;
-        for k in &want {
-            match find_move(rules, &pos, k) {
-                None => {
-                    evidence.push(format!("stated key 1.{k} is not a legal move"));
-                    failing = true;
-                }
-                Some((m, child)) => {
-                    if !r.keys.iter().any(|x| x.mv == m) {
-                        failing = true;
-                        let refs = refutation_texts(rules, t, &child, settings);
-                        evidence.push(format!("stated key 1.{k} fails: {}", refs));
-                    }
-                }
-            }
-        }
-        let extra: Vec<&MoveInfo> = r
-            .keys
-            .iter()
-            .filter(|x| {
-                !want
-                    .iter()
-                    .any(|k| find_move(rules, &pos, k).is_some_and(|(m, _)| m == x.mv))
-            })
-            .collect();
-        for e in &extra {
-            evidence.push(format!("extra key (cook): 1.{} !", e.text));
-        }
-        if let Some(s) = r.shorter {
-            evidence.push(format!("shorter solution: the goal is reached in {s}"));
-        }
-        if r.keys.is_empty() {
-            evidence.push("no key works".into());
-            Verdict::NoSolution
-        } else if failing || want.is_empty() {
-            Verdict::NoSolution
-        } else if !extra.is_empty() || r.shorter.is_some() {
-            Verdict::Cooked
-        } else {
-            Verdict::Sound
-        }
+        keys_verdict(stated, rules, t, settings, &r, &mut evidence)
     };
     let verdict = if r.complete {
         verdict
@@ -476,6 +401,99 @@ pub fn check_twin(
         seconds: r.seconds,
     };
     (v, r)
+}
+
+/// No solution stated: what the search found is the evidence.
+fn unstated_verdict(helpish: bool, r: &TwinResult, evidence: &mut Vec<String>) -> Verdict {
+    if helpish {
+        evidence.extend(r.lines.iter().map(|l| format!("found: {}", line_text(l))));
+    } else {
+        evidence.extend(r.keys.iter().map(|k| format!("found key: 1.{} !", k.text)));
+    }
+    if evidence.is_empty() {
+        evidence.push("found: no solution".into());
+    }
+    Verdict::Unstated
+}
+
+/// Help and series play: every stated line must work, and every line found be stated.
+fn lines_verdict(stated: &str, r: &TwinResult, evidence: &mut Vec<String>) -> Verdict {
+    let want = stated_lines(stated);
+    let missing: Vec<&Vec<String>> = want
+        .iter()
+        .filter(|w| !r.lines.iter().any(|l| line_matches(l, w)))
+        .collect();
+    let extra: Vec<&Vec<MoveInfo>> = r
+        .lines
+        .iter()
+        .filter(|l| !want.iter().any(|w| line_matches(l, w)))
+        .collect();
+    for m in &missing {
+        evidence.push(format!("stated line does not work: {}", m.join(" ")));
+    }
+    for e in &extra {
+        evidence.push(format!("extra solution: {}", line_text(e)));
+    }
+    if r.lines.is_empty() || !missing.is_empty() {
+        if r.lines.is_empty() {
+            evidence.push("no solution exists".into());
+        }
+        Verdict::NoSolution
+    } else if !extra.is_empty() {
+        Verdict::Cooked
+    } else {
+        Verdict::Sound
+    }
+}
+
+/// Direct, self and reflex play: every stated key must work (a failing one is shown with
+/// its refutations), and every key found be stated; a shorter solution is a cook.
+fn keys_verdict(
+    stated: &str,
+    rules: &Rules,
+    t: &TwinInstance,
+    settings: &Settings,
+    r: &TwinResult,
+    evidence: &mut Vec<String>,
+) -> Verdict {
+    let pos = start_position(t);
+    let reader = MoveReader::new(rules, &pos);
+    let want = stated_keys(stated);
+    let mut failing = false;
+    let mut named = vec![];
+    for k in &want {
+        match reader.find(k) {
+            None => {
+                evidence.push(format!("stated key 1.{k} is not a legal move"));
+                failing = true;
+            }
+            Some((m, child)) => {
+                named.push(m);
+                if !r.keys.iter().any(|x| x.mv == m) {
+                    failing = true;
+                    let refs = refutation_texts(rules, t, &child, settings);
+                    evidence.push(format!("stated key 1.{k} fails: {}", refs));
+                }
+            }
+        }
+    }
+    let extra: Vec<&MoveInfo> = r.keys.iter().filter(|x| !named.contains(&x.mv)).collect();
+    for e in &extra {
+        evidence.push(format!("extra key (cook): 1.{} !", e.text));
+    }
+    if let Some(s) = r.shorter {
+        evidence.push(format!("shorter solution: the goal is reached in {s}"));
+    }
+    if r.keys.is_empty() {
+        evidence.push("no key works".into());
+        Verdict::NoSolution
+    } else if failing || want.is_empty() {
+        Verdict::NoSolution
+    } else if !extra.is_empty() || r.shorter.is_some() {
+        Verdict::Cooked
+    } else {
+        Verdict::Sound
+    }
 }
 
 /// The verdict of a twin whose search was stopped: `cooked` stays (every key and solution

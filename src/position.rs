@@ -472,46 +472,7 @@ impl Position {
             }
             None => (placement, None),
         };
-        let ranks: Vec<&str> = board_part.split('/').collect();
-        if ranks.len() != 8 {
-            return Err(format!("FEN board has {} ranks, expected 8", ranks.len()));
-        }
-        for (ri, rank_text) in ranks.iter().enumerate() {
-            let rank = 7 - ri as u8;
-            let mut file = 0u8;
-            let mut chars = rank_text.chars().peekable();
-            while let Some(ch) = chars.next() {
-                if let Some(d) = ch.to_digit(10) {
-                    file += d as u8;
-                    continue;
-                }
-                let piece = if ch == '(' {
-                    let mut code = String::new();
-                    loop {
-                        match chars.next() {
-                            Some(')') => break,
-                            Some(c) => code.push(c),
-                            None => return Err("unclosed '(' in FEN".into()),
-                        }
-                    }
-                    fen_fairy(&code)?
-                } else {
-                    fen_letter(ch)?
-                };
-                if file >= 8 {
-                    return Err(format!("FEN rank {} has more than 8 squares", rank + 1));
-                }
-                pos.board.put(rank * 8 + file, piece);
-                file += 1;
-            }
-            if file != 8 {
-                return Err(format!(
-                    "FEN rank {} has {} squares, expected 8",
-                    rank + 1,
-                    file
-                ));
-            }
-        }
+        parse_placement(board_part, &mut pos)?;
         if let Some(pk) = pocket_part {
             parse_pockets(pk, &mut pos)?;
         }
@@ -520,21 +481,7 @@ impl Position {
             Some("b") => Color::Black,
             Some(s) => return Err(format!("bad side to move '{s}' (expected w or b)")),
         };
-        pos.castling = 0;
-        match fields.next() {
-            None | Some("-") => {}
-            Some(s) => {
-                for ch in s.chars() {
-                    pos.castling |= match ch {
-                        'K' => WHITE_KINGSIDE,
-                        'Q' => WHITE_QUEENSIDE,
-                        'k' => BLACK_KINGSIDE,
-                        'q' => BLACK_QUEENSIDE,
-                        _ => return Err(format!("bad castling field '{s}'")),
-                    };
-                }
-            }
-        }
+        pos.castling = parse_castling(fields.next())?;
         pos.ep = match fields.next() {
             None | Some("-") => NO_SQUARE,
             Some(s) => {
@@ -615,6 +562,68 @@ impl Position {
     pub fn own(&self, s: Square) -> bool {
         self.board.by_color[self.side.idx()] & bb(s) != 0
     }
+}
+
+/// The board field of a FEN (fairy pieces in parentheses), put on `pos`.
+fn parse_placement(board_part: &str, pos: &mut Position) -> Result<(), String> {
+    let ranks: Vec<&str> = board_part.split('/').collect();
+    if ranks.len() != 8 {
+        return Err(format!("FEN board has {} ranks, expected 8", ranks.len()));
+    }
+    for (ri, rank_text) in ranks.iter().enumerate() {
+        let rank = 7 - ri as u8;
+        let mut file = 0u8;
+        let mut chars = rank_text.chars();
+        while let Some(ch) = chars.next() {
+            if let Some(d) = ch.to_digit(10) {
+                file += d as u8;
+                continue;
+            }
+            let piece = if ch == '(' {
+                let mut code = String::new();
+                loop {
+                    match chars.next() {
+                        Some(')') => break,
+                        Some(c) => code.push(c),
+                        None => return Err("unclosed '(' in FEN".into()),
+                    }
+                }
+                fen_fairy(&code)?
+            } else {
+                fen_letter(ch)?
+            };
+            if file >= 8 {
+                return Err(format!("FEN rank {} has more than 8 squares", rank + 1));
+            }
+            pos.board.put(rank * 8 + file, piece);
+            file += 1;
+        }
+        if file != 8 {
+            return Err(format!(
+                "FEN rank {} has {} squares, expected 8",
+                rank + 1,
+                file
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The castling field of a FEN (absent or `-`: none).
+fn parse_castling(field: Option<&str>) -> Result<u8, String> {
+    let mut rights = 0;
+    if let Some(s) = field.filter(|&s| s != "-") {
+        for ch in s.chars() {
+            rights |= match ch {
+                'K' => WHITE_KINGSIDE,
+                'Q' => WHITE_QUEENSIDE,
+                'k' => BLACK_KINGSIDE,
+                'q' => BLACK_QUEENSIDE,
+                _ => return Err(format!("bad castling field '{s}'")),
+            };
+        }
+    }
+    Ok(rights)
 }
 
 fn fen_letter(ch: char) -> Result<Piece, String> {

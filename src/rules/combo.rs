@@ -560,6 +560,34 @@ fn may_reach(pos: &Position, by: Color, target: Square) -> bool {
     false
 }
 
+/// The fixpoint's start: where each kind sits (the own pieces, the castling rook's target)
+/// and is in hand (the lifted pieces), and the kinds met (bit per kind).
+fn fixpoint_start(
+    board: &crate::core::Board,
+    lifted: Bitboard,
+    own_sq: Bitboard,
+    castle: [Bitboard; 2],
+) -> ([Bitboard; KIND_COUNT], [Bitboard; KIND_COUNT], u32) {
+    let mut sit = [0u64; KIND_COUNT];
+    let mut active: u32 = 0;
+    for q in Squares(own_sq) {
+        let k = board.kind_at(q).expect("own") as usize;
+        sit[k] |= bb(q);
+        active |= 1 << k;
+    }
+    if castle[1] != 0 {
+        sit[Kind::Rook as usize] |= castle[1];
+        active |= 1 << Kind::Rook as usize;
+    }
+    let mut hand = [0u64; KIND_COUNT];
+    for s in Squares(lifted) {
+        let k = board.kind_at(s).expect("own") as usize;
+        hand[k] |= bb(s);
+        active |= 1 << k;
+    }
+    (sit, hand, active)
+}
+
 /// The (kind, square) fixpoint for combos that start by lifting one of the pieces on
 /// `lifted` (with occupancy `occ` and own squares `own_sq`).
 fn fixpoint(
@@ -572,26 +600,9 @@ fn fixpoint(
     castle: [Bitboard; 2],
 ) -> bool {
     let enemy = board.by_color[by.flip().idx()];
-    let mut sit = [0u64; KIND_COUNT];
-    // Kinds that sit somewhere or are in hand somewhere (bit per kind).
-    let mut active: u32 = 0;
-    for q in Squares(own_sq) {
-        let k = board.kind_at(q).expect("own") as usize;
-        sit[k] |= bb(q);
-        active |= 1 << k;
-    }
+    let (mut sit, mut hand, mut active) = fixpoint_start(board, lifted, own_sq, castle);
     let own_sq = own_sq | castle[1];
-    if castle[1] != 0 {
-        sit[Kind::Rook as usize] |= castle[1];
-        active |= 1 << Kind::Rook as usize;
-    }
-    let mut hand = [0u64; KIND_COUNT];
     let mut done = [0u64; KIND_COUNT];
-    for s in Squares(lifted) {
-        let k = board.kind_at(s).expect("own") as usize;
-        hand[k] |= bb(s);
-        active |= 1 << k;
-    }
     let tbit = bb(target);
     let last_rank: Bitboard = if by == Color::White {
         0xFF00_0000_0000_0000
@@ -959,12 +970,8 @@ pub fn parse_capture(
     parse_with(pos, rules, text, false)
 }
 
-fn parse_with(
-    pos: &Position,
-    rules: &Rules,
-    text: &str,
-    d10: bool,
-) -> Result<(Position, Vec<Step>), String> {
+/// The step texts of a combo written `[Bg2; g3]` (marks after the bracket ignored).
+fn step_texts(text: &str) -> Result<Vec<&str>, String> {
     // Marks after the closing bracket (` +`, ` #`, ` =`, ` !`, ` ?`) are ignored.
     let trimmed = match text.rfind(']') {
         Some(end) if text[end + 1..].chars().all(|c| "+#=!? ".contains(c)) => &text[..=end],
@@ -979,6 +986,49 @@ fn parse_with(
     if parts.iter().any(|p| p.is_empty()) {
         return Err(format!("'{text}': empty step"));
     }
+    Ok(parts)
+}
+
+/// A step found for a step text, with the state it leads to or the combo's end.
+type Fitting = (Step, Option<State>, Option<Position>);
+
+/// The steps of the candidate states that fit `want` best (a reading in the first sense,
+/// `N` the nightrider, wins over the second).
+fn fitting_steps(
+    candidates: &[State],
+    us: Color,
+    rules: &Rules,
+    castle_ok: &mut dyn FnMut(usize) -> bool,
+    want: &StepText,
+) -> Vec<Fitting> {
+    let mut found: Vec<Fitting> = vec![];
+    let mut best = 1;
+    for st in candidates {
+        let _ = each_step(st, us, rules, castle_ok, &mut |step, next| {
+            let fit = want.fit(&step);
+            if fit > best {
+                found.clear();
+                best = fit;
+            }
+            if fit == best {
+                match next {
+                    Next::Challenge(_, s) => found.push((step, Some(s()), None)),
+                    Next::End(_, p) => found.push((step, None, Some(p()))),
+                }
+            }
+            ControlFlow::Continue(())
+        });
+    }
+    found
+}
+
+fn parse_with(
+    pos: &Position,
+    rules: &Rules,
+    text: &str,
+    d10: bool,
+) -> Result<(Position, Vec<Step>), String> {
+    let parts = step_texts(text)?;
     let us = pos.side;
     let mut d10_ok = castling_cache(pos, rules);
     let mut castle_ok = |wing: usize| !d10 || d10_ok(wing);
@@ -998,25 +1048,7 @@ fn parse_with(
             Some(st) => vec![st],
             None => first_states(pos, us),
         };
-        let mut found: Vec<(Step, Option<State>, Option<Position>)> = vec![];
-        let mut best = 1;
-        for st in &candidates {
-            let _ = each_step(st, us, rules, &mut castle_ok, &mut |step, next| {
-                let fit = want.fit(&step);
-                if fit > best {
-                    // A reading in the first sense (`N` the nightrider) wins.
-                    found.clear();
-                    best = fit;
-                }
-                if fit == best {
-                    match next {
-                        Next::Challenge(_, s) => found.push((step, Some(s()), None)),
-                        Next::End(_, p) => found.push((step, None, Some(p()))),
-                    }
-                }
-                ControlFlow::Continue(())
-            });
-        }
+        let mut found = fitting_steps(&candidates, us, rules, &mut castle_ok, &want);
         // A promotion not written: say so rather than "no such step".
         if found.is_empty() && want.promo.is_none() && want.kind == Kind::Pawn {
             if let Some(st) = candidates.iter().find(|s| s.hand == Kind::Pawn) {
