@@ -127,15 +127,7 @@ impl Diagram {
 
 /// The condition line, None for orthodox problems.
 pub fn condition_text(c: Condition) -> Option<&'static str> {
-    Some(match c {
-        Condition::Orthodox => return None,
-        Condition::Teleport => "Teleport Chess",
-        Condition::Kazan => "Kazan Chess",
-        Condition::PocketMutation => "Pocket Mutation Chess",
-        Condition::Tatarstan => "Tatarstan Chess",
-        Condition::TatarstanNoChains => "Tatarstan Chess (without chains)",
-        Condition::Combo => "Combo Chess",
-    })
+    c.title()
 }
 
 /// The piece names the legend uses ("nightrider", "princess (B+S)").
