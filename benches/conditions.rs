@@ -25,7 +25,7 @@ fn solve(label: &str, yaml: &str) {
         hash_mb: 256,
         ..Settings::default()
     };
-    let r = time(label, || solve_twin(&t, &rules, &settings));
+    let r = time(label, || solve_twin(&t.search_input(), &rules, &settings));
     println!("    keys: {}", r.keys.len());
 }
 

@@ -139,13 +139,13 @@ pub(super) fn solve_cmd(a: &SolveArgs) -> i32 {
                 }
             });
             let settings = Settings {
-                options: options.clone(),
+                options: options.search_options(),
                 threads: 0,
                 hash_mb: search.hash,
                 stop: problem_stop.clone(),
                 progress: Some(progress),
             };
-            let r = solve_twin(t, &rules, &settings);
+            let r = solve_twin(&t.search_input(), &rules, &settings);
             bar.finish_and_clear();
             if a.format == Format::Text {
                 let mut out = String::new();

@@ -18,7 +18,7 @@ use crate::core::square::{file_of, rank_of, square};
 use crate::core::{Color, Kind, NO_SQUARE, Piece, Square, parse_square, square_name};
 use crate::position::Position;
 use crate::rules::{Condition, REGISTRY};
-use crate::search::Stipulation;
+use crate::search::{SearchInput, SearchOptions, Stipulation};
 use std::fmt;
 use std::path::Path;
 
@@ -91,6 +91,24 @@ impl Default for Options {
             intelligent: false,
             max_time: None,
             move_numbers: false,
+        }
+    }
+}
+
+impl Options {
+    /// The options the search reads (the printing ones, `NoBoard`, `Intelligent` and
+    /// `MaxTime`, stay here).
+    pub fn search_options(&self) -> SearchOptions {
+        SearchOptions {
+            tries: self.tries,
+            defence: self.defence,
+            set_play: self.set_play,
+            threat: self.threat,
+            no_threat: self.no_threat,
+            max_solutions: self.max_solutions,
+            variations: self.variations,
+            short_variations_off: self.short_variations_off,
+            move_numbers: self.move_numbers,
         }
     }
 }
@@ -184,6 +202,18 @@ pub struct TwinInstance {
     pub position: Position,
     pub stipulation: Stipulation,
     pub condition: Condition,
+}
+
+impl TwinInstance {
+    /// What the search needs of this twin: its label, diagram and stipulation (the
+    /// condition is the rules' the search is given).
+    pub fn search_input(&self) -> SearchInput {
+        SearchInput {
+            label: self.label.clone(),
+            position: self.position,
+            stipulation: self.stipulation,
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------------------
