@@ -3,7 +3,7 @@
 //! recorded in BENCHMARKS.md.
 
 use chainmate::position::Position;
-use chainmate::problem::{Format, parse_text};
+use chainmate::problem::{SourceFormat, parse_text};
 use chainmate::rules::{Condition, Rules, combo, perft};
 use chainmate::search::solve::{Settings, solve_twin};
 use std::time::Instant;
@@ -16,7 +16,7 @@ fn time<T>(label: &str, f: impl FnOnce() -> T) -> T {
 }
 
 fn solve(label: &str, yaml: &str) {
-    let p = &parse_text("bench.yaml", yaml, Format::Yaml).expect("bench problem")[0];
+    let p = &parse_text("bench.yaml", yaml, SourceFormat::Yaml).expect("bench problem")[0];
     let t = p.twin_instances().expect("twin").remove(0);
     let rules = Rules::new(t.condition);
     let settings = Settings {

@@ -222,7 +222,7 @@ impl TwinInstance {
 
 /// The formats chainmate reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Format {
+pub enum SourceFormat {
     /// YACPDB / Olive YAML (`.yaml`, `.yml`, `.olv`), one problem per document.
     Yaml,
     /// Popeye input (`.inp`, `.pop`).
@@ -231,14 +231,14 @@ pub enum Format {
     Fen,
 }
 
-impl Format {
+impl SourceFormat {
     /// The format a file name's extension stands for, if any (case-insensitive).
-    pub fn from_extension(path: &Path) -> Option<Format> {
+    pub fn from_extension(path: &Path) -> Option<SourceFormat> {
         let ext = path.extension()?.to_str()?.to_ascii_lowercase();
         match ext.as_str() {
-            "yaml" | "yml" | "olv" => Some(Format::Yaml),
-            "inp" | "pop" => Some(Format::Popeye),
-            "fen" => Some(Format::Fen),
+            "yaml" | "yml" | "olv" => Some(SourceFormat::Yaml),
+            "inp" | "pop" => Some(SourceFormat::Popeye),
+            "fen" => Some(SourceFormat::Fen),
             _ => None,
         }
     }
@@ -246,7 +246,7 @@ impl Format {
     /// Guesses the format from the text: `BeginProblem` (or an abbreviation of it) first
     /// means Popeye, a first line whose first field has the 7 slashes of a FEN board means
     /// FEN, anything else is taken as YAML.
-    pub fn sniff(text: &str) -> Format {
+    pub fn sniff(text: &str) -> SourceFormat {
         let first_word = text
             .split(|c: char| c.is_whitespace() || c == ';' || c == ',')
             .find(|w| !w.is_empty());
@@ -254,7 +254,7 @@ impl Format {
             let lw = w.to_ascii_lowercase();
             let begins = ["beginproblem", "anfangproblem", "debutprobleme"];
             if lw.len() >= 4 && begins.iter().any(|b| b.starts_with(&lw)) {
-                return Format::Popeye;
+                return SourceFormat::Popeye;
             }
         }
         let first_line = text
@@ -264,17 +264,18 @@ impl Format {
         if let Some(l) = first_line {
             let field = l.split([' ', ';', '\t']).next().unwrap_or("");
             if field.matches('/').count() == 7 && !l.contains(": ") {
-                return Format::Fen;
+                return SourceFormat::Fen;
             }
         }
-        Format::Yaml
+        SourceFormat::Yaml
     }
 }
 
 /// Reads every problem of a file. The format comes from the extension (`.yaml`, `.yml`,
 /// `.olv`: YAML; `.inp`, `.pop`: Popeye; `.fen`: FEN lines); other extensions are sniffed
-/// with [`Format::sniff`]. Text that is not UTF-8 is read as Latin-1 (old Popeye files).
-/// The first bad problem's error is returned; [`load_file_all`] keeps the good ones.
+/// with [`SourceFormat::sniff`]. Text that is not UTF-8 is read as Latin-1 (old Popeye
+/// files). The first bad problem's error is returned; [`load_file_all`] keeps the good
+/// ones.
 pub fn load_file(path: &Path) -> Result<Vec<Problem>, ProblemError> {
     let (problems, mut errors) = load_file_all(path);
     if errors.is_empty() {
@@ -318,28 +319,36 @@ pub fn load_file_all(path: &Path) -> (Vec<Problem>, Vec<ProblemError>) {
         Err(e) => e.into_bytes().iter().map(|&b| b as char).collect(),
     };
     let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
-    let format = Format::from_extension(path).unwrap_or_else(|| Format::sniff(text));
+    let format = SourceFormat::from_extension(path).unwrap_or_else(|| SourceFormat::sniff(text));
     parse_text_all(&file, text, format)
 }
 
 /// Reads every problem of a text in the given format; `file` names it in errors.
-pub fn parse_text(file: &str, text: &str, format: Format) -> Result<Vec<Problem>, ProblemError> {
+pub fn parse_text(
+    file: &str,
+    text: &str,
+    format: SourceFormat,
+) -> Result<Vec<Problem>, ProblemError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     match format {
-        Format::Yaml => yaml::parse_yaml(file, text),
-        Format::Popeye => inp::parse_inp(file, text),
-        Format::Fen => fen::parse_fen_file(file, text),
+        SourceFormat::Yaml => yaml::parse_yaml(file, text),
+        SourceFormat::Popeye => inp::parse_inp(file, text),
+        SourceFormat::Fen => fen::parse_fen_file(file, text),
     }
 }
 
 /// [`parse_text`], keeping the good problems of a file with bad ones (YAML documents and
 /// Popeye problems are read one by one; a FEN file is read as a whole).
-pub fn parse_text_all(file: &str, text: &str, format: Format) -> (Vec<Problem>, Vec<ProblemError>) {
+pub fn parse_text_all(
+    file: &str,
+    text: &str,
+    format: SourceFormat,
+) -> (Vec<Problem>, Vec<ProblemError>) {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     match format {
-        Format::Yaml => yaml::parse_yaml_all(file, text),
-        Format::Popeye => inp::parse_inp_all(file, text),
-        Format::Fen => match fen::parse_fen_file(file, text) {
+        SourceFormat::Yaml => yaml::parse_yaml_all(file, text),
+        SourceFormat::Popeye => inp::parse_inp_all(file, text),
+        SourceFormat::Fen => match fen::parse_fen_file(file, text) {
             Ok(ps) => (ps, vec![]),
             Err(e) => (vec![], vec![e]),
         },
