@@ -14,7 +14,7 @@
 
 use super::fen::read_fen;
 use super::inp::{
-    Ctx, Lexer, PieceTok, Tok, apply_entry, classify_piece_token, parse_twin_commands,
+    ErrorSite, Lexer, PieceTok, Tok, apply_entry, classify_piece_token, parse_twin_commands,
 };
 use super::inp::{resolve_conditions, square_list};
 use super::{
@@ -123,11 +123,11 @@ pub fn parse_yaml_all(file: &str, text: &str) -> (Vec<Problem>, Vec<ProblemError
             continue;
         };
         let index = problems.len() + errors.len();
-        let ctx = Ctx {
+        let site = ErrorSite {
             file,
             prefix: format!("problem {}: ", index + 1),
         };
-        match read_document(&ctx, &doc, content_line, index) {
+        match read_document(&site, &doc, content_line, index) {
             Ok(Some(p)) => problems.push(p),
             Ok(None) => {}
             Err(e) => errors.push(e),
@@ -148,13 +148,13 @@ pub fn parse_yaml_all(file: &str, text: &str) -> (Vec<Problem>, Vec<ProblemError
 
 /// One document's problem (`None` for an empty document).
 fn read_document(
-    ctx: &Ctx,
+    site: &ErrorSite,
     doc: &Doc,
     content_line: usize,
     index: usize,
 ) -> Result<Option<Problem>, ProblemError> {
     if let Some((line, col)) = too_deep_flow(doc.text) {
-        return Err(ctx.err(
+        return Err(site.err(
             line + doc.first_line - 1,
             col,
             format!(
@@ -163,12 +163,12 @@ fn read_document(
             ),
         ));
     }
-    let value: Value = serde_yaml::from_str(doc.text).map_err(|e| syntax_error(ctx, doc, &e))?;
+    let value: Value = serde_yaml::from_str(doc.text).map_err(|e| syntax_error(site, doc, &e))?;
     let map = match value {
         Value::Null => return Ok(None),
         Value::Mapping(m) => m,
         _ => {
-            return Err(ctx.err(
+            return Err(site.err(
                 content_line,
                 1,
                 "expected the fields of a problem (algebraic:, stipulation:, ...), not a single value or a list",
@@ -176,7 +176,7 @@ fn read_document(
         }
     };
     let reader = Reader {
-        ctx,
+        site,
         doc,
         map: &map,
     };
@@ -368,7 +368,7 @@ fn too_deep_flow(text: &str) -> Option<(usize, usize)> {
 }
 
 /// A serde_yaml syntax error, with its line made relative to the file.
-fn syntax_error(ctx: &Ctx, doc: &Doc, e: &serde_yaml::Error) -> ProblemError {
+fn syntax_error(site: &ErrorSite, doc: &Doc, e: &serde_yaml::Error) -> ProblemError {
     let shift = doc.first_line - 1;
     let mut msg = e.to_string();
     // serde_yaml says "... at line L column C"; the location goes into the error itself,
@@ -393,12 +393,12 @@ fn syntax_error(ctx: &Ctx, doc: &Doc, e: &serde_yaml::Error) -> ProblemError {
     }
     out.push_str(rest);
     match e.location() {
-        Some(loc) => ctx.err(
+        Some(loc) => site.err(
             loc.line() + shift,
             loc.column(),
             format!("YAML syntax error: {out}"),
         ),
-        None => ctx.err(
+        None => site.err(
             doc.content_line.unwrap_or(doc.first_line),
             0,
             format!("YAML error: {out}"),
@@ -520,7 +520,7 @@ fn render_award(v: &Value, source_name: Option<String>) -> Option<String> {
 }
 
 struct Reader<'r> {
-    ctx: &'r Ctx<'r>,
+    site: &'r ErrorSite<'r>,
     doc: &'r Doc<'r>,
     map: &'r Mapping,
 }
@@ -668,7 +668,7 @@ impl Reader<'_> {
     }
 
     fn err_at(&self, (line, col): (usize, usize), m: impl AsRef<str>) -> ProblemError {
-        self.ctx.err(line, col, m)
+        self.site.err(line, col, m)
     }
 
     fn text_field(&self, key: &str) -> Result<Option<String>, ProblemError> {
@@ -695,12 +695,12 @@ impl Reader<'_> {
                 col,
             };
             d.conditions
-                .extend(resolve_conditions(self.ctx, &at, &toks)?);
+                .extend(resolve_conditions(self.site, &at, &toks)?);
         }
         if let Some(v) = get(self.map, "options") {
             for entry in texts(v) {
                 let (line, col) = self.loc("options", &entry);
-                apply_entry(self.ctx, &mut d, &entry, line, col)?;
+                apply_entry(self.site, &mut d, &entry, line, col)?;
             }
         }
         self.castling_and_ep(&mut d)?;
@@ -741,8 +741,8 @@ impl Reader<'_> {
             None => self.text_field("distinction")?,
         };
         d.build(
-            self.ctx.file,
-            &self.ctx.prefix,
+            self.site.file,
+            &self.site.prefix,
             " (add e.g. `stipulation: \"#2\"`)",
         )
     }
@@ -862,7 +862,7 @@ impl Reader<'_> {
             return Ok(());
         };
         if let Some(a) = attrs.first() {
-            return Err(self.ctx.err(
+            return Err(self.site.err(
                 line,
                 col,
                 format!("piece attribute '{a}' in '{entry}' is not supported (chainmate has no piece attributes)"),
@@ -893,7 +893,7 @@ impl Reader<'_> {
                 } else {
                     String::new()
                 };
-                Err(self.ctx.err(
+                Err(self.site.err(
                     line,
                     pcol,
                     format!(
@@ -922,7 +922,7 @@ impl Reader<'_> {
                             'k' => BLACK_KINGSIDE,
                             'q' => BLACK_QUEENSIDE,
                             _ => {
-                                return Err(self.ctx.err(
+                                return Err(self.site.err(
                                     at.0,
                                     at.1 + i,
                                     format!("castling '{s}': expected letters from KQkq, or \"-\" for none"),
@@ -941,7 +941,7 @@ impl Reader<'_> {
                 line,
                 col,
             };
-            let squares = square_list(self.ctx, &t)?;
+            let squares = square_list(self.site, &t)?;
             d.ep = Some(EpSpec {
                 squares,
                 text: ep.trim().to_string(),
@@ -1017,7 +1017,7 @@ impl Reader<'_> {
             let text = scalar(v).unwrap_or_default();
             let (line, col) = self.loc("twins", &text);
             let mut lx = Lexer::new(&text, line, col);
-            let (continued, commands, _) = parse_twin_commands(&mut lx, self.ctx, false)?;
+            let (continued, commands, _) = parse_twin_commands(&mut lx, self.site, false)?;
             twins.push(Twin {
                 label,
                 continued: plus || continued,
