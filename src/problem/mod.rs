@@ -672,14 +672,32 @@ impl Draft {
         prefix: &str,
         missing_stipulation_hint: &str,
     ) -> Result<Problem, ProblemError> {
-        let err = |line: Option<usize>, column: Option<usize>, m: String| ProblemError {
-            file: file.to_string(),
-            line,
-            column,
-            message: format!("{prefix}{m}"),
+        let err = draft_error(file, prefix);
+        let condition = self.condition(&err)?;
+        let Some(stipulation) = self.stipulation else {
+            return Err(err(
+                self.problem_line(),
+                None,
+                format!("the problem has no stipulation{missing_stipulation_hint}"),
+            ));
         };
-        let problem_line = Some(self.line).filter(|&l| l > 0);
-        // Condition: at most one besides orthodox.
+        let mut position = self.diagram(file, prefix, condition)?;
+        self.complete_position(&mut position, condition, &err)?;
+        let problem = self.into_problem(file, position, stipulation, condition);
+        problem.twin_instances().map_err(|e| ProblemError {
+            message: format!("{prefix}{}", e.message),
+            ..e
+        })?;
+        Ok(problem)
+    }
+
+    /// The line the problem starts on, when known.
+    fn problem_line(&self) -> Option<usize> {
+        Some(self.line).filter(|&l| l > 0)
+    }
+
+    /// The problem's condition: at most one besides orthodox.
+    fn condition(&self, err: &DraftError) -> Result<Condition, ProblemError> {
         let mut condition = Condition::Orthodox;
         for &(c, l, col) in &self.conditions {
             if c == Condition::Orthodox || c == condition {
@@ -687,7 +705,7 @@ impl Draft {
             }
             if condition != Condition::Orthodox {
                 return Err(err(
-                    l.or(problem_line),
+                    l.or(self.problem_line()),
                     col,
                     format!(
                         "more than one condition ({} and {}): chainmate solves one condition per problem",
@@ -698,21 +716,25 @@ impl Draft {
             }
             condition = c;
         }
-        let Some(stipulation) = self.stipulation else {
-            return Err(err(
+        Ok(condition)
+    }
+
+    /// The checked diagram, from the FEN or the pieces (not both), with the castling rights
+    /// of the FEN or of the home convention.
+    fn diagram(
+        &self,
+        file: &str,
+        prefix: &str,
+        condition: Condition,
+    ) -> Result<Position, ProblemError> {
+        let err = draft_error(file, prefix);
+        let problem_line = self.problem_line();
+        match (&self.fen, self.placements.is_empty()) {
+            (Some(_), false) => Err(err(
                 problem_line,
                 None,
-                format!("the problem has no stipulation{missing_stipulation_hint}"),
-            ));
-        };
-        let mut position = match (&self.fen, self.placements.is_empty()) {
-            (Some(_), false) => {
-                return Err(err(
-                    problem_line,
-                    None,
-                    "the diagram is given twice (pieces and FEN): give one".into(),
-                ));
-            }
+                "the diagram is given twice (pieces and FEN): give one".into(),
+            )),
             (Some(f), true) => {
                 if let Err(e) = check_position(&f.position, condition) {
                     return Err(err(f.line.or(problem_line), f.column, e.message));
@@ -730,22 +752,32 @@ impl Draft {
                 if !f.explicit_castling {
                     p.castling = p.home_castling_rights();
                 }
-                p
+                Ok(p)
             }
             (None, _) => validate_position(file, problem_line, &self.placements, condition)
                 .map_err(|e| ProblemError {
                     message: format!("{prefix}{}", e.message),
                     ..e
-                })?,
-        };
+                }),
+        }
+    }
+
+    /// Applies the castling rights, the en-passant square and the pockets the file gives
+    /// to the diagram, and finishes it ([`finish_position`]).
+    fn complete_position(
+        &self,
+        position: &mut Position,
+        condition: Condition,
+        err: &DraftError,
+    ) -> Result<(), ProblemError> {
         if let Some(c) = self.castling {
             position.castling = c;
         }
         position.castling &= !self.no_castling;
         if let Some(ep) = &self.ep {
-            position.ep = ep_square(&position, &ep.squares, condition).map_err(|m| {
+            position.ep = ep_square(position, &ep.squares, condition).map_err(|m| {
                 err(
-                    ep.line.or(problem_line),
+                    ep.line.or(self.problem_line()),
                     ep.column,
                     format!("en passant '{}': {m}", ep.text),
                 )
@@ -756,8 +788,19 @@ impl Draft {
                 position.pockets[c.idx()] = Some(k);
             }
         }
-        finish_position(&mut position);
-        let problem = Problem {
+        finish_position(position);
+        Ok(())
+    }
+
+    /// The problem of this draft, with its checked diagram, stipulation and condition.
+    fn into_problem(
+        self,
+        file: &str,
+        position: Position,
+        stipulation: Stipulation,
+        condition: Condition,
+    ) -> Problem {
+        Problem {
             file: file.to_string(),
             line: self.line,
             index: self.index,
@@ -785,12 +828,23 @@ impl Draft {
             twins: self.twins,
             solution: self.solution,
             yacpdb_id: self.yacpdb_id,
-        };
-        problem.twin_instances().map_err(|e| ProblemError {
-            message: format!("{prefix}{}", e.message),
-            ..e
-        })?;
-        Ok(problem)
+        }
+    }
+}
+
+/// Makes a draft's errors from (line, column, message).
+type DraftError<'a> = dyn Fn(Option<usize>, Option<usize>, String) -> ProblemError + 'a;
+
+/// The [`DraftError`] of `file`: each message after `prefix`.
+fn draft_error<'a>(
+    file: &'a str,
+    prefix: &'a str,
+) -> impl Fn(Option<usize>, Option<usize>, String) -> ProblemError + 'a {
+    move |line, column, m| ProblemError {
+        file: file.to_string(),
+        line,
+        column,
+        message: format!("{prefix}{m}"),
     }
 }
 
