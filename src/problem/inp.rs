@@ -662,101 +662,11 @@ pub(crate) fn parse_option_list<'a>(
     let mut count = 0;
     let mut tok = first;
     while let Some(t) = tok {
-        let name = match kw(t.text, OPTIONS) {
-            Kw::One(k) => k,
-            Kw::Ambiguous(v) => {
-                return Err(site.at(
-                    &t,
-                    format!("ambiguous option '{}' (could be {})", t.text, v.join(", ")),
-                ));
-            }
-            Kw::No => {
-                if in_file && is_section_keyword(t.text) {
-                    break;
-                }
-                let hint = if Condition::parse(t.text).is_some() {
-                    " (that is a condition: give it with Condition)"
-                } else {
-                    ""
-                };
-                return Err(site.at(&t, format!("unknown option '{}'{hint}", t.text)));
-            }
+        let Some(name) = option_name(site, &t, in_file)? else {
+            break;
         };
         count += 1;
-        let o = &mut d.options;
-        match name {
-            "Try" => {
-                o.tries = true;
-                o.defence = 1;
-            }
-            "Defence" => {
-                o.defence = number(lx, site, &t, "Defence")?;
-                o.tries = true;
-            }
-            "SetPlay" => o.set_play = true,
-            "Variations" => o.variations = true,
-            "Threat" => o.threat = Some(number(lx, site, &t, "Threat")?),
-            "NoThreat" => o.no_threat = true,
-            "MaxSolutions" => o.max_solutions = Some(number(lx, site, &t, "MaxSolutions")?),
-            "NoShortVariations" => o.short_variations_off = true,
-            "ShortVariations" => o.short_variations_off = false,
-            "NoBoard" => o.no_board = true,
-            "Intelligent" => {
-                o.intelligent = true;
-                optional_number(lx);
-            }
-            "MoveNumbers" => o.move_numbers = true,
-            // Accepted without effect, for a documented reason: chainmate prints no grid
-            // (it has no grid chess, where Popeye draws one), and makes no sound.
-            "SuppressGrid" => {}
-            "Beep" => {
-                optional_number(lx);
-            }
-            "MaxTime" => o.max_time = Some(number(lx, site, &t, "MaxTime")?),
-            "EnPassant" => {
-                let Some(s) = lx.next_tok() else {
-                    return Err(site.at(
-                        &t,
-                        "EnPassant needs the squares of the double step, e.g. EnPassant e7e6e5",
-                    ));
-                };
-                let squares = square_list(site, &s)?;
-                d.ep = Some(EpSpec {
-                    squares,
-                    text: s.text.to_string(),
-                    line: (s.line > 0).then_some(s.line),
-                    column: (s.line > 0).then_some(s.col),
-                });
-            }
-            "NoCastling" => {
-                let Some(s) = lx.next_tok() else {
-                    return Err(site.at(&t, "NoCastling needs squares, e.g. NoCastling a1e8"));
-                };
-                for (i, sq) in square_list(site, &s)?.into_iter().enumerate() {
-                    d.no_castling |= match square_name(sq).as_str() {
-                        "a1" => WHITE_QUEENSIDE,
-                        "e1" => WHITE_KINGSIDE | WHITE_QUEENSIDE,
-                        "h1" => WHITE_KINGSIDE,
-                        "a8" => BLACK_QUEENSIDE,
-                        "e8" => BLACK_KINGSIDE | BLACK_QUEENSIDE,
-                        "h8" => BLACK_KINGSIDE,
-                        other => {
-                            return Err(site.err(
-                                s.line,
-                                s.col + 2 * i,
-                                format!("NoCastling: {other} is not a castling square (a1, e1, h1, a8, e8, h8)"),
-                            ));
-                        }
-                    };
-                }
-            }
-            other => {
-                return Err(site.at(
-                    &t,
-                    format!("option '{other}' is not supported by chainmate"),
-                ));
-            }
-        }
+        apply_option(lx, site, d, name, &t)?;
         tok = lx.next_tok();
     }
     if count == 0 {
@@ -766,6 +676,123 @@ pub(crate) fn parse_option_list<'a>(
         ));
     }
     Ok(tok)
+}
+
+/// The option token `t` names; `None` for the keyword that ends the list in a file.
+fn option_name(
+    site: &ErrorSite,
+    t: &Tok,
+    in_file: bool,
+) -> Result<Option<&'static str>, ProblemError> {
+    match kw(t.text, OPTIONS) {
+        Kw::One(k) => Ok(Some(k)),
+        Kw::Ambiguous(v) => Err(site.at(
+            t,
+            format!("ambiguous option '{}' (could be {})", t.text, v.join(", ")),
+        )),
+        Kw::No => {
+            if in_file && is_section_keyword(t.text) {
+                return Ok(None);
+            }
+            let hint = if Condition::parse(t.text).is_some() {
+                " (that is a condition: give it with Condition)"
+            } else {
+                ""
+            };
+            Err(site.at(t, format!("unknown option '{}'{hint}", t.text)))
+        }
+    }
+}
+
+/// Option `name` (its token `t`), with the arguments it reads from `lx`, into the draft.
+fn apply_option(
+    lx: &mut Lexer,
+    site: &ErrorSite,
+    d: &mut Draft,
+    name: &str,
+    t: &Tok,
+) -> Result<(), ProblemError> {
+    let o = &mut d.options;
+    match name {
+        "Try" => {
+            o.tries = true;
+            o.defence = 1;
+        }
+        "Defence" => {
+            o.defence = number(lx, site, t, "Defence")?;
+            o.tries = true;
+        }
+        "SetPlay" => o.set_play = true,
+        "Variations" => o.variations = true,
+        "Threat" => o.threat = Some(number(lx, site, t, "Threat")?),
+        "NoThreat" => o.no_threat = true,
+        "MaxSolutions" => o.max_solutions = Some(number(lx, site, t, "MaxSolutions")?),
+        "NoShortVariations" => o.short_variations_off = true,
+        "ShortVariations" => o.short_variations_off = false,
+        "NoBoard" => o.no_board = true,
+        "Intelligent" => {
+            o.intelligent = true;
+            optional_number(lx);
+        }
+        "MoveNumbers" => o.move_numbers = true,
+        // Accepted without effect, for a documented reason: chainmate prints no grid
+        // (it has no grid chess, where Popeye draws one), and makes no sound.
+        "SuppressGrid" => {}
+        "Beep" => {
+            optional_number(lx);
+        }
+        "MaxTime" => o.max_time = Some(number(lx, site, t, "MaxTime")?),
+        "EnPassant" => d.ep = Some(en_passant_option(lx, site, t)?),
+        "NoCastling" => d.no_castling |= no_castling_option(lx, site, t)?,
+        other => {
+            return Err(site.at(t, format!("option '{other}' is not supported by chainmate")));
+        }
+    }
+    Ok(())
+}
+
+/// The squares after `EnPassant` (its token `t`).
+fn en_passant_option(lx: &mut Lexer, site: &ErrorSite, t: &Tok) -> Result<EpSpec, ProblemError> {
+    let Some(s) = lx.next_tok() else {
+        return Err(site.at(
+            t,
+            "EnPassant needs the squares of the double step, e.g. EnPassant e7e6e5",
+        ));
+    };
+    Ok(EpSpec {
+        squares: square_list(site, &s)?,
+        text: s.text.to_string(),
+        line: (s.line > 0).then_some(s.line),
+        column: (s.line > 0).then_some(s.col),
+    })
+}
+
+/// The castling rights the squares after `NoCastling` (its token `t`) take away.
+fn no_castling_option(lx: &mut Lexer, site: &ErrorSite, t: &Tok) -> Result<u8, ProblemError> {
+    let Some(s) = lx.next_tok() else {
+        return Err(site.at(t, "NoCastling needs squares, e.g. NoCastling a1e8"));
+    };
+    let mut rights = 0;
+    for (i, sq) in square_list(site, &s)?.into_iter().enumerate() {
+        rights |= match square_name(sq).as_str() {
+            "a1" => WHITE_QUEENSIDE,
+            "e1" => WHITE_KINGSIDE | WHITE_QUEENSIDE,
+            "h1" => WHITE_KINGSIDE,
+            "a8" => BLACK_QUEENSIDE,
+            "e8" => BLACK_KINGSIDE | BLACK_QUEENSIDE,
+            "h8" => BLACK_KINGSIDE,
+            other => {
+                return Err(site.err(
+                    s.line,
+                    s.col + 2 * i,
+                    format!(
+                        "NoCastling: {other} is not a castling square (a1, e1, h1, a8, e8, h8)"
+                    ),
+                ));
+            }
+        };
+    }
+    Ok(rights)
 }
 
 /// One YACPDB-style `options` entry (also the extra fields of a `.fen` line): Popeye
@@ -906,56 +933,9 @@ fn twin_command<'a>(
             }
             return Ok(next);
         }
-        "Substitute" => {
-            let mut kinds = Vec::new();
-            for _ in 0..2 {
-                let Some(c) = lx.next_tok() else {
-                    return Err(site.at(t, "Substitute needs two piece codes, e.g. Substitute R B"));
-                };
-                kinds.push(parse_piece_code(c.text).map_err(|m| site.at(&c, m))?);
-            }
-            st.cmds.push(TwinCommand::Substitute(kinds[0], kinds[1]));
-        }
-        "Rotate" => {
-            let Some(a) = lx.next_tok() else {
-                return Err(site.at(t, "Rotate needs an angle: 90, 180 or 270"));
-            };
-            match a.text {
-                "90" | "180" | "270" => st
-                    .cmds
-                    .push(TwinCommand::Rotate(a.text.parse().unwrap_or(180))),
-                _ => {
-                    return Err(site.at(
-                        &a,
-                        format!("cannot rotate by '{}': use 90, 180 or 270", a.text),
-                    ));
-                }
-            }
-        }
-        "Mirror" => {
-            let Some(a) = lx.next_tok() else {
-                return Err(site.at(t, "Mirror needs an axis such as a1<-->h1"));
-            };
-            let mut spec = a.text.to_string();
-            if !spec.contains("<-->")
-                && let Some(arrow) = lx.peek_tok()
-                && arrow.text == "<-->"
-            {
-                lx.next_tok();
-                if let Some(b) = lx.next_tok() {
-                    spec = format!("{}<-->{}", a.text, b.text);
-                }
-            }
-            let m = mirror_kind(&spec).ok_or_else(|| {
-                site.at(
-                    &a,
-                    format!(
-                        "unknown mirror '{spec}' (use a1<-->h1, a1<-->a8, a1<-->h8 or a8<-->h1)"
-                    ),
-                )
-            })?;
-            st.cmds.push(TwinCommand::Mirror(m));
-        }
+        "Substitute" => st.cmds.push(substitute_command(lx, site, t)?),
+        "Rotate" => st.cmds.push(rotate_command(lx, site, t)?),
+        "Mirror" => st.cmds.push(mirror_command(lx, site, t)?),
         "Stipulation" => {
             let Some(s) = lx.next_tok() else {
                 return Err(site.at(t, "Stipulation needs a stipulation such as #2"));
@@ -971,32 +951,97 @@ fn twin_command<'a>(
             ));
         }
         "Condition" => {
-            let (conds, next) = parse_condition_list(lx, site, t, in_file, true)?;
-            let mut chosen: Option<Condition> = None;
-            for (c, _, _) in conds {
-                if c == Condition::Orthodox || Some(c) == chosen {
-                    continue;
-                }
-                if let Some(prev) = chosen {
-                    return Err(site.at(
-                        t,
-                        format!(
-                            "more than one condition ({} and {}): chainmate solves one condition per problem",
-                            prev.name(),
-                            c.name()
-                        ),
-                    ));
-                }
-                chosen = Some(c);
-            }
-            st.cmds.push(TwinCommand::Condition(
-                chosen.unwrap_or(Condition::Orthodox),
-            ));
+            let (cmd, next) = condition_command(lx, site, t, in_file)?;
+            st.cmds.push(cmd);
             return Ok(next);
         }
         _ => st.cmds.push(TwinCommand::PolishType),
     }
     Ok(lx.next_tok())
+}
+
+/// `Substitute` (its token `t`) with its two piece codes.
+fn substitute_command(
+    lx: &mut Lexer,
+    site: &ErrorSite,
+    t: &Tok,
+) -> Result<TwinCommand, ProblemError> {
+    let mut kinds = Vec::new();
+    for _ in 0..2 {
+        let Some(c) = lx.next_tok() else {
+            return Err(site.at(t, "Substitute needs two piece codes, e.g. Substitute R B"));
+        };
+        kinds.push(parse_piece_code(c.text).map_err(|m| site.at(&c, m))?);
+    }
+    Ok(TwinCommand::Substitute(kinds[0], kinds[1]))
+}
+
+/// `Rotate` (its token `t`) with its angle.
+fn rotate_command(lx: &mut Lexer, site: &ErrorSite, t: &Tok) -> Result<TwinCommand, ProblemError> {
+    let Some(a) = lx.next_tok() else {
+        return Err(site.at(t, "Rotate needs an angle: 90, 180 or 270"));
+    };
+    match a.text {
+        "90" | "180" | "270" => Ok(TwinCommand::Rotate(a.text.parse().unwrap_or(180))),
+        _ => Err(site.at(
+            &a,
+            format!("cannot rotate by '{}': use 90, 180 or 270", a.text),
+        )),
+    }
+}
+
+/// `Mirror` (its token `t`) with its axis, written `a1<-->h1` or `a1 <--> h1`.
+fn mirror_command(lx: &mut Lexer, site: &ErrorSite, t: &Tok) -> Result<TwinCommand, ProblemError> {
+    let Some(a) = lx.next_tok() else {
+        return Err(site.at(t, "Mirror needs an axis such as a1<-->h1"));
+    };
+    let mut spec = a.text.to_string();
+    if !spec.contains("<-->")
+        && let Some(arrow) = lx.peek_tok()
+        && arrow.text == "<-->"
+    {
+        lx.next_tok();
+        if let Some(b) = lx.next_tok() {
+            spec = format!("{}<-->{}", a.text, b.text);
+        }
+    }
+    let m = mirror_kind(&spec).ok_or_else(|| {
+        site.at(
+            &a,
+            format!("unknown mirror '{spec}' (use a1<-->h1, a1<-->a8, a1<-->h8 or a8<-->h1)"),
+        )
+    })?;
+    Ok(TwinCommand::Mirror(m))
+}
+
+/// A twin's `Condition` (its token `t`): at most one besides orthodox; with the token
+/// after its list.
+fn condition_command<'a>(
+    lx: &mut Lexer<'a>,
+    site: &ErrorSite,
+    t: &Tok,
+    in_file: bool,
+) -> Result<(TwinCommand, Option<Tok<'a>>), ProblemError> {
+    let (conds, next) = parse_condition_list(lx, site, t, in_file, true)?;
+    let mut chosen: Option<Condition> = None;
+    for (c, _, _) in conds {
+        if c == Condition::Orthodox || Some(c) == chosen {
+            continue;
+        }
+        if let Some(prev) = chosen {
+            return Err(site.at(
+                t,
+                format!(
+                    "more than one condition ({} and {}): chainmate solves one condition per problem",
+                    prev.name(),
+                    c.name()
+                ),
+            ));
+        }
+        chosen = Some(c);
+    }
+    let cmd = TwinCommand::Condition(chosen.unwrap_or(Condition::Orthodox));
+    Ok((cmd, next))
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1138,40 +1183,16 @@ pub fn parse_inp_all(file: &str, text: &str) -> (Vec<Problem>, Vec<ProblemError>
     let mut problems = Vec::new();
     // (index of the problem in the file, its error)
     let mut errors: Vec<(usize, ProblemError)> = Vec::new();
-    let Some(first) = lx.next_tok() else {
-        let e = site.err(
-            0,
-            0,
-            "the file is empty (a Popeye file starts with BeginProblem)",
-        );
-        return (problems, vec![e]);
+    let first = match begin_problem(&mut lx, &site) {
+        Ok(t) => t,
+        Err(e) => return (problems, vec![e]),
     };
-    if !matches!(kw(first.text, BEGIN), Kw::One(_)) {
-        let lower = first.text.to_ascii_lowercase();
-        let e = if lower.len() >= 4
-            && ("anfangproblem".starts_with(&lower) || "debutprobleme".starts_with(&lower))
-        {
-            site.at(
-                &first,
-                format!("'{}': only Popeye's English keywords are supported (BeginProblem, Pieces, ...)", first.text),
-            )
-        } else {
-            site.at(
-                &first,
-                format!(
-                    "a Popeye file starts with BeginProblem, found '{}'",
-                    first.text
-                ),
-            )
-        };
-        return (problems, vec![e]);
-    }
-    let mut start_line = first.line;
+    let mut start_line = Some(first.line);
     let mut count = 0usize;
-    loop {
+    while let Some(line) = start_line {
         let index = count;
         count += 1;
-        let end = match parse_problem(&mut lx, &site, start_line, index) {
+        let end = match parse_problem(&mut lx, &site, line, index) {
             Ok((draft, end)) => {
                 match draft.build(file, "", " (add e.g. `Stipulation #2`)") {
                     Ok(p) => problems.push(p),
@@ -1184,32 +1205,7 @@ pub fn parse_inp_all(file: &str, text: &str) -> (Vec<Problem>, Vec<ProblemError>
                 skip_to_end(&mut lx)
             }
         };
-        match end {
-            None => break,
-            Some(End::Next) => {
-                if lx.peek_tok().is_some_and(|n| is_begin(n.text)) {
-                    lx.next_tok();
-                }
-                match lx.peek_tok() {
-                    Some(n) => start_line = n.line,
-                    None => break,
-                }
-            }
-            Some(End::End) => {
-                // Popeye stops at EndProblem; chainmate also reads a further BeginProblem.
-                let mut more = false;
-                while let Some(t) = lx.next_tok() {
-                    if is_begin(t.text) {
-                        start_line = t.line;
-                        more = true;
-                        break;
-                    }
-                }
-                if !more {
-                    break;
-                }
-            }
-        }
+        start_line = end.and_then(|end| next_problem_line(&mut lx, end));
     }
     let errors = errors
         .into_iter()
@@ -1221,6 +1217,57 @@ pub fn parse_inp_all(file: &str, text: &str) -> (Vec<Problem>, Vec<ProblemError>
         })
         .collect();
     (problems, errors)
+}
+
+/// The file's first token, which must be `BeginProblem`.
+fn begin_problem<'a>(lx: &mut Lexer<'a>, site: &ErrorSite) -> Result<Tok<'a>, ProblemError> {
+    let Some(first) = lx.next_tok() else {
+        return Err(site.err(
+            0,
+            0,
+            "the file is empty (a Popeye file starts with BeginProblem)",
+        ));
+    };
+    if matches!(kw(first.text, BEGIN), Kw::One(_)) {
+        return Ok(first);
+    }
+    let lower = first.text.to_ascii_lowercase();
+    let translated = lower.len() >= 4
+        && ("anfangproblem".starts_with(&lower) || "debutprobleme".starts_with(&lower));
+    let message = if translated {
+        format!(
+            "'{}': only Popeye's English keywords are supported (BeginProblem, Pieces, ...)",
+            first.text
+        )
+    } else {
+        format!(
+            "a Popeye file starts with BeginProblem, found '{}'",
+            first.text
+        )
+    };
+    Err(site.at(&first, message))
+}
+
+/// After a problem that ended with `end`: the line the next problem starts on, or `None`
+/// at the end of the file.
+fn next_problem_line(lx: &mut Lexer, end: End) -> Option<usize> {
+    match end {
+        End::Next => {
+            if lx.peek_tok().is_some_and(|n| is_begin(n.text)) {
+                lx.next_tok();
+            }
+            lx.peek_tok().map(|n| n.line)
+        }
+        End::End => {
+            // Popeye stops at EndProblem; chainmate also reads a further BeginProblem.
+            while let Some(t) = lx.next_tok() {
+                if is_begin(t.text) {
+                    return Some(t.line);
+                }
+            }
+            None
+        }
+    }
 }
 
 /// After an error inside a problem: skips to its end (`NextProblem`, `EndProblem`, or the
