@@ -1034,91 +1034,107 @@ impl Reader<'_> {
 /// Problems written in the YACPDB schema (a multi-document stream), with our extensions
 /// (`condition`, `castling` as NoCastling squares, `enpassant`) where needed.
 pub fn problems_to_yaml(problems: &[super::Problem]) -> String {
-    use serde_yaml::{Mapping, Value};
     let mut out = String::new();
     for p in problems {
-        let mut m = Mapping::new();
-        let s = |x: &str| Value::String(x.to_string());
-        if !p.authors.is_empty() {
-            m.insert(
-                s("authors"),
-                Value::Sequence(p.authors.iter().map(|a| s(a)).collect()),
-            );
-        }
-        if let Some(x) = &p.source {
-            m.insert(s("source"), s(x));
-        }
-        if let Some(x) = &p.award {
-            m.insert(s("award"), s(x));
-        }
-        if let Some(x) = &p.title {
-            m.insert(s("title"), s(x));
-        }
-        if let Some(x) = &p.remark {
-            m.insert(s("remark"), s(x));
-        }
-        m.insert(s("stipulation"), s(&p.stipulation.to_string()));
-        let mut options: Vec<Value> = vec![];
-        if p.condition != crate::rules::Condition::Orthodox {
-            options.push(s(p.condition.name()));
-        }
-        options.extend(p.option_words().iter().map(|o| s(o)));
-        let nc = p.no_castling_squares();
-        if !nc.is_empty() {
-            options.push(s(&format!("NoCastling {}", nc.join(" "))));
-        }
-        if p.position.ep != crate::core::NO_SQUARE {
-            options.push(s(&format!(
-                "EnPassant {}",
-                crate::core::square_name(p.position.ep)
-            )));
-        }
-        if !options.is_empty() {
-            m.insert(s("options"), Value::Sequence(options));
-        }
-        let mut alg = Mapping::new();
-        for (name, c) in [
-            ("white", crate::core::Color::White),
-            ("black", crate::core::Color::Black),
-        ] {
-            alg.insert(
-                s(name),
-                Value::Sequence(p.piece_words(c).iter().map(|w| s(w)).collect()),
-            );
-        }
-        m.insert(s("algebraic"), Value::Mapping(alg));
-        if !p.twins.is_empty() {
-            let mut tw = Mapping::new();
-            for t in &p.twins {
-                let cmds: Vec<String> = t.commands.iter().map(super::command_text).collect();
-                let text = if t.continued {
-                    format!("Continued {}", cmds.join(" "))
-                } else {
-                    cmds.join(" ")
-                };
-                tw.insert(s(&t.label), s(&text));
-            }
-            m.insert(s("twins"), Value::Mapping(tw));
-        }
-        if let Some(x) = &p.solution {
-            m.insert(s("solution"), s(x));
-        }
-        if !p.keywords.is_empty() {
-            m.insert(
-                s("keywords"),
-                Value::Sequence(p.keywords.iter().map(|k| s(k)).collect()),
-            );
-        }
-        if !p.comments.is_empty() {
-            m.insert(
-                s("comments"),
-                Value::Sequence(p.comments.iter().map(|k| s(k)).collect()),
-            );
-        }
         out.push_str("---\n");
-        out.push_str(&serde_yaml::to_string(&Value::Mapping(m)).unwrap_or_default());
+        out.push_str(
+            &serde_yaml::to_string(&Value::Mapping(problem_mapping(p))).unwrap_or_default(),
+        );
     }
     out
+}
+
+/// A YAML string.
+fn string_value(x: &str) -> Value {
+    Value::String(x.to_string())
+}
+
+/// A YAML sequence of strings.
+fn string_values(v: &[String]) -> Value {
+    Value::Sequence(v.iter().map(|x| string_value(x)).collect())
+}
+
+/// One problem as a YACPDB document, its fields in the schema's order.
+fn problem_mapping(p: &super::Problem) -> Mapping {
+    let mut m = Mapping::new();
+    if !p.authors.is_empty() {
+        m.insert(string_value("authors"), string_values(&p.authors));
+    }
+    for (key, x) in [
+        ("source", &p.source),
+        ("award", &p.award),
+        ("title", &p.title),
+        ("remark", &p.remark),
+    ] {
+        if let Some(x) = x {
+            m.insert(string_value(key), string_value(x));
+        }
+    }
+    m.insert(
+        string_value("stipulation"),
+        string_value(&p.stipulation.to_string()),
+    );
+    let options = option_entries(p);
+    if !options.is_empty() {
+        m.insert(string_value("options"), string_values(&options));
+    }
+    let mut alg = Mapping::new();
+    for (name, c) in [("white", Color::White), ("black", Color::Black)] {
+        alg.insert(string_value(name), string_values(&p.piece_words(c)));
+    }
+    m.insert(string_value("algebraic"), Value::Mapping(alg));
+    if !p.twins.is_empty() {
+        m.insert(
+            string_value("twins"),
+            Value::Mapping(twin_mapping(&p.twins)),
+        );
+    }
+    if let Some(x) = &p.solution {
+        m.insert(string_value("solution"), string_value(x));
+    }
+    if !p.keywords.is_empty() {
+        m.insert(string_value("keywords"), string_values(&p.keywords));
+    }
+    if !p.comments.is_empty() {
+        m.insert(string_value("comments"), string_values(&p.comments));
+    }
+    m
+}
+
+/// The `options` entries: the condition, Popeye's option words, the castling rights taken
+/// away and the en-passant square.
+fn option_entries(p: &super::Problem) -> Vec<String> {
+    let mut options = vec![];
+    if p.condition != crate::rules::Condition::Orthodox {
+        options.push(p.condition.name().to_string());
+    }
+    options.extend(p.option_words());
+    let nc = p.no_castling_squares();
+    if !nc.is_empty() {
+        options.push(format!("NoCastling {}", nc.join(" ")));
+    }
+    if p.position.ep != crate::core::NO_SQUARE {
+        options.push(format!(
+            "EnPassant {}",
+            crate::core::square_name(p.position.ep)
+        ));
+    }
+    options
+}
+
+/// The `twins` map: label to commands (a continued twin's start with `Continued`).
+fn twin_mapping(twins: &[super::Twin]) -> Mapping {
+    let mut tw = Mapping::new();
+    for t in twins {
+        let cmds: Vec<String> = t.commands.iter().map(super::command_text).collect();
+        let line = if t.continued {
+            format!("Continued {}", cmds.join(" "))
+        } else {
+            cmds.join(" ")
+        };
+        tw.insert(string_value(&t.label), string_value(&line));
+    }
+    tw
 }
 
 /// Serialises any result structure as YAML (used by `--format yaml`).
