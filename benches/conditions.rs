@@ -3,7 +3,7 @@
 //! recorded in BENCHMARKS.md.
 
 use chainmate::position::Position;
-use chainmate::problem::{Format, parse_text};
+use chainmate::problem::{SourceFormat, parse_text};
 use chainmate::rules::{Condition, Rules, combo, perft};
 use chainmate::search::solve::{Settings, solve_twin};
 use std::time::Instant;
@@ -16,7 +16,7 @@ fn time<T>(label: &str, f: impl FnOnce() -> T) -> T {
 }
 
 fn solve(label: &str, yaml: &str) {
-    let p = &parse_text("bench.yaml", yaml, Format::Yaml).expect("bench problem")[0];
+    let p = &parse_text("bench.yaml", yaml, SourceFormat::Yaml).expect("bench problem")[0];
     let t = p.twin_instances().expect("twin").remove(0);
     let rules = Rules::new(t.condition);
     let settings = Settings {
@@ -25,7 +25,7 @@ fn solve(label: &str, yaml: &str) {
         hash_mb: 256,
         ..Settings::default()
     };
-    let r = time(label, || solve_twin(&t, &rules, &settings));
+    let r = time(label, || solve_twin(&t.search_input(), &rules, &settings));
     println!("    keys: {}", r.keys.len());
 }
 

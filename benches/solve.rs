@@ -47,14 +47,14 @@ fn solve(file: &str, threads: usize) -> (f64, String, u64, bool) {
         for t in p.twin_instances().expect("twins") {
             let rules = Rules::new(t.condition);
             let settings = Settings {
-                options: p.options.clone(),
+                options: p.options.search_options(),
                 threads,
                 stop: stop.clone(),
                 // The table size the recorded figures were measured with (BENCHMARKS.md).
                 hash_mb: 256,
                 ..Settings::default()
             };
-            let r = solve_twin(&t, &rules, &settings);
+            let r = solve_twin(&t.search_input(), &rules, &settings);
             complete &= r.complete;
             nodes += r.nodes;
             text.push_str(&twin_text(&r, Style::Long));

@@ -367,7 +367,7 @@ pub fn check_twin(
     rules: &Rules,
     settings: &Settings,
 ) -> (TwinVerdict, TwinResult) {
-    let r = solve_twin(t, rules, settings);
+    let r = solve_twin(&t.search_input(), rules, settings);
     let mut evidence = vec![];
     let helpish = !matches!(
         t.stipulation.play,
@@ -456,7 +456,7 @@ fn keys_verdict(
     r: &TwinResult,
     evidence: &mut Vec<String>,
 ) -> Verdict {
-    let pos = start_position(t);
+    let pos = start_position(&t.search_input());
     let reader = MoveReader::new(rules, &pos);
     let want = stated_keys(stated);
     let mut failing = false;
@@ -548,7 +548,7 @@ fn refutation_texts(
     child: &Position,
     settings: &Settings,
 ) -> String {
-    let refs = crate::search::solve::refutations_of(t, rules, child, &settings.stop);
+    let refs = crate::search::solve::refutations_of(t.stipulation, rules, child, &settings.stop);
     if refs.is_empty() {
         "the move fails without a defence to name (no legal reply, or it stalemates)".into()
     } else {

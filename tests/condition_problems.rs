@@ -28,7 +28,7 @@ fn solutions(path: &Path, orthodox: bool) -> Vec<String> {
         t.condition = Condition::Orthodox;
     }
     let r = solve_twin(
-        &t,
+        &t.search_input(),
         &Rules::new(t.condition),
         &Settings {
             threads: 1,

@@ -4,7 +4,7 @@
 
 use chainmate::problem::inp::problems_to_inp;
 use chainmate::problem::yaml::problems_to_yaml;
-use chainmate::problem::{Format, Problem, parse_text};
+use chainmate::problem::{Problem, SourceFormat, parse_text};
 
 fn meaning(p: &Problem) -> String {
     format!(
@@ -47,12 +47,12 @@ fn every_inp_round_trips_through_yaml() {
     for f in files {
         let text = std::fs::read_to_string(&f).unwrap();
         let name = f.display().to_string();
-        let original = parse_text(&name, &text, Format::Popeye).unwrap();
+        let original = parse_text(&name, &text, SourceFormat::Popeye).unwrap();
         let yaml = problems_to_yaml(&original);
-        let from_yaml = parse_text("converted.yaml", &yaml, Format::Yaml)
+        let from_yaml = parse_text("converted.yaml", &yaml, SourceFormat::Yaml)
             .unwrap_or_else(|e| panic!("{name}: {e}\n{yaml}"));
         let inp = problems_to_inp(&from_yaml);
-        let back = parse_text("converted.inp", &inp, Format::Popeye)
+        let back = parse_text("converted.inp", &inp, SourceFormat::Popeye)
             .unwrap_or_else(|e| panic!("{name}: {e}\n{inp}"));
         assert_eq!(original.len(), from_yaml.len(), "{name}");
         assert_eq!(original.len(), back.len(), "{name}");
@@ -72,10 +72,14 @@ fn yaml_problems_round_trip() {
                 continue;
             }
             let name = f.display().to_string();
-            let original =
-                parse_text(&name, &std::fs::read_to_string(&f).unwrap(), Format::Yaml).unwrap();
+            let original = parse_text(
+                &name,
+                &std::fs::read_to_string(&f).unwrap(),
+                SourceFormat::Yaml,
+            )
+            .unwrap();
             let inp = problems_to_inp(&original);
-            let back = parse_text("converted.inp", &inp, Format::Popeye)
+            let back = parse_text("converted.inp", &inp, SourceFormat::Popeye)
                 .unwrap_or_else(|e| panic!("{name}: {e}\n{inp}"));
             for (a, b) in original.iter().zip(&back) {
                 assert_eq!(meaning(a), meaning(b), "{name}:\n{inp}");

@@ -70,7 +70,7 @@ fn compare_in(
                 .collect();
             let rules = Rules::new(t.condition).with_fairy_promotions(kinds);
             let settings = Settings {
-                options: p.options.clone(),
+                options: p.options.search_options(),
                 threads,
                 hash_mb,
                 ..Settings::default()
@@ -84,7 +84,7 @@ fn compare_in(
                     }
                 });
             }
-            let r = solve_twin(&t, &rules, &settings);
+            let r = solve_twin(&t.search_input(), &rules, &settings);
             let _ = done.send(());
             if limit.is_some() && !r.complete {
                 return None;

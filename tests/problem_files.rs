@@ -4,8 +4,8 @@
 use chainmate::core::{Color, Kind, NO_SQUARE, Piece, parse_square};
 use chainmate::position::Position;
 use chainmate::problem::{
-    Format, Mirror, Problem, ProblemError, TwinCommand, check_position, from_fen_arg, load_file,
-    parse_text,
+    Mirror, Problem, ProblemError, SourceFormat, TwinCommand, check_position, from_fen_arg,
+    load_file, parse_text,
 };
 use chainmate::rules::Condition;
 use chainmate::search::{Play, Stipulation};
@@ -34,11 +34,11 @@ fn b(k: Kind) -> Option<Piece> {
 }
 
 fn inp(text: &str) -> Result<Vec<Problem>, ProblemError> {
-    parse_text("test.inp", text, Format::Popeye)
+    parse_text("test.inp", text, SourceFormat::Popeye)
 }
 
 fn yaml(text: &str) -> Result<Vec<Problem>, ProblemError> {
-    parse_text("test.yaml", text, Format::Yaml)
+    parse_text("test.yaml", text, SourceFormat::Yaml)
 }
 
 fn inp_files(dir: &Path) -> Vec<PathBuf> {
@@ -377,7 +377,7 @@ fn en_passant_and_no_castling_options() {
         parse_text(
             "t.fen",
             &format!("3k4/4n3/8/3Pp3/8/8/8/4K3 w - e6 ; #2 ; {cond}\n"),
-            Format::Fen,
+            SourceFormat::Fen,
         )
     };
     let e = fen("Orthodox").unwrap_err();

@@ -7,14 +7,14 @@
 //!
 //! Readers: YAML and Popeye input (`problem::parse_text`), FEN (`Position::from_fen`, which
 //! must also read its own `to_fen` back to the same position, and `parse_text` with
-//! `Format::Fen`), stated moves (`check::tokens`, `check::find_move`, `MoveReader::find`) and
+//! `SourceFormat::Fen`), stated moves (`check::tokens`, `check::find_move`, `MoveReader::find`) and
 //! Combo notation (`Rules::read_move`, the condition's own step-by-step reader).
 
 use chainmate::check::{MoveReader, find_move, tokens};
 use chainmate::core::Kind;
 use chainmate::output::notation::{Style, effects_text};
 use chainmate::position::Position;
-use chainmate::problem::{Format, Problem, parse_text};
+use chainmate::problem::{Problem, SourceFormat, parse_text};
 use chainmate::rules::{Condition, Rules};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
@@ -84,8 +84,8 @@ fn problems() -> &'static Vec<Problem> {
     S.get_or_init(|| {
         let mut out = vec![];
         for (exts, fmt) in [
-            (&["yaml", "olv"][..], Format::Yaml),
-            (&["inp"][..], Format::Popeye),
+            (&["yaml", "olv"][..], SourceFormat::Yaml),
+            (&["inp"][..], SourceFormat::Popeye),
         ] {
             for t in samples(exts) {
                 if let Ok(ps) = parse_text("sample", &t, fmt) {
@@ -271,14 +271,14 @@ fn fuzz(name: &str, bases: &[String], f: impl Fn(usize, &str)) {
 #[test]
 fn yaml_reader() {
     fuzz("yaml", &samples(&["yaml", "olv"]), |_, t| {
-        let _ = parse_text("fuzz.yaml", t, Format::Yaml);
+        let _ = parse_text("fuzz.yaml", t, SourceFormat::Yaml);
     });
 }
 
 #[test]
 fn popeye_reader() {
     fuzz("popeye", &samples(&["inp"]), |_, t| {
-        let _ = parse_text("fuzz.inp", t, Format::Popeye);
+        let _ = parse_text("fuzz.inp", t, SourceFormat::Popeye);
     });
 }
 
@@ -297,7 +297,7 @@ fn fen_reader() {
             );
         }
         let _ = Position::from_fen_unnormalized(t);
-        let _ = parse_text("fuzz.fen", t, Format::Fen);
+        let _ = parse_text("fuzz.fen", t, SourceFormat::Fen);
     });
 }
 

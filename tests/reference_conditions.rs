@@ -1415,7 +1415,7 @@ fn mate_in_one_keys(fen: &str, name: &str) -> Vec<String> {
     let t = p.twin_instances().unwrap().remove(0);
     let rules = chainmate_rules(&t.position, name);
     let r = solve_twin(
-        &t,
+        &t.search_input(),
         &rules,
         &Settings {
             threads: 1,

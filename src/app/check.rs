@@ -397,7 +397,7 @@ fn check_problem(
     let (mut duals, mut short) = (vec![], vec![]);
     for t in &twins {
         let settings = Settings {
-            options: options.clone(),
+            options: options.search_options(),
             threads: 0,
             hash_mb,
             stop: stop.clone(),

@@ -11,12 +11,14 @@ pub(super) fn convert_cmd(a: &ConvertArgs) -> Result<(), Failure> {
         None
     };
     let problems = match &stdin_text {
-        Some(t) => problem::parse_text("<stdin>", t, problem::Format::sniff(t)),
+        Some(t) => problem::parse_text("<stdin>", t, problem::SourceFormat::sniff(t)),
         None => problem::load_file(&a.file),
     }?;
     let from_popeye = match &stdin_text {
-        Some(t) => problem::Format::sniff(t) == problem::Format::Popeye,
-        None => problem::Format::from_extension(&a.file) == Some(problem::Format::Popeye),
+        Some(t) => problem::SourceFormat::sniff(t) == problem::SourceFormat::Popeye,
+        None => {
+            problem::SourceFormat::from_extension(&a.file) == Some(problem::SourceFormat::Popeye)
+        }
     };
     if from_popeye {
         print!("{}", crate::problem::yaml::problems_to_yaml(&problems));

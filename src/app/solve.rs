@@ -204,13 +204,13 @@ impl Solving<'_> {
             }
         });
         let settings = Settings {
-            options: self.options.clone(),
+            options: self.options.search_options(),
             threads: 0,
             hash_mb: self.search.hash,
             stop: self.stop.clone(),
             progress: Some(progress),
         };
-        let r = solve_twin(t, &rules, &settings);
+        let r = solve_twin(&t.search_input(), &rules, &settings);
         bar.finish_and_clear();
         r
     }

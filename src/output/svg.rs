@@ -170,183 +170,223 @@ const MAX_CHARS: usize = 56;
 
 /// The diagram as a standalone SVG document.
 pub fn render(d: &Diagram, opts: Options) -> String {
-    let sq = f64::from(SQUARE);
-    let left = f64::from(MARGIN);
-    let right = f64::from(WIDTH - MARGIN);
-    let mut body = String::new();
-    let mut y: u32 = 8;
-
-    // Header: authors, title, source, award.
-    let mut header: Vec<(String, u32, &str)> = vec![];
-    let authors = d.authors_display();
-    if !authors.is_empty() {
-        for l in wrap(&authors, MAX_CHARS - 6) {
-            header.push((l, 15, "author"));
-        }
+    let mut c = Canvas {
+        body: String::new(),
+        y: 8,
+    };
+    c.header(d);
+    let top = f64::from(c.y);
+    c.board(d, top);
+    c.y += 8 * SQUARE;
+    if opts.coordinates {
+        c.coordinates(top);
+        c.y += 14;
     }
-    for (text, class) in [
-        (&d.title, "title"),
-        (&d.source, "source"),
-        (&d.award, "award"),
-    ] {
-        if let Some(t) = text {
-            for l in wrap(t, MAX_CHARS) {
-                header.push((l, 13, class));
+    c.caption(d);
+    c.legend(d);
+    c.y += 12;
+    c.document()
+}
+
+/// The picture being drawn, top to bottom: the markup so far and the height used.
+struct Canvas {
+    body: String,
+    y: u32,
+}
+
+const LEFT: f64 = MARGIN as f64;
+const SQ: f64 = SQUARE as f64;
+
+impl Canvas {
+    /// Authors, title, source and award, centred, and the space before the board.
+    fn header(&mut self, d: &Diagram) {
+        let mut header: Vec<(String, u32, &str)> = vec![];
+        let authors = d.authors_display();
+        if !authors.is_empty() {
+            for l in wrap(&authors, MAX_CHARS - 6) {
+                header.push((l, 15, "author"));
             }
         }
-    }
-    for (text, size, class) in &header {
-        y += LINE;
-        let style = if *class == "title" {
-            r#" font-style="italic""#
-        } else {
-            ""
-        };
-        let _ = write!(
-            body,
-            r#"<text class="{class}" x="{}" y="{y}" font-size="{size}" text-anchor="middle"{style}>{}</text>"#,
-            WIDTH / 2,
-            xml_escape(text)
-        );
-    }
-    y += if header.is_empty() { 4 } else { 10 };
-
-    // Board.
-    let top = f64::from(y);
-    let _ = write!(body, r#"<g class="board">"#);
-    for rank in 0..8u8 {
-        for file in 0..8u8 {
-            let s = rank * 8 + file;
-            let x = left + f64::from(file) * sq;
-            let yy = top + f64::from(7 - rank) * sq;
-            let dark = (rank + file) % 2 == 0;
+        for (text, class) in [
+            (&d.title, "title"),
+            (&d.source, "source"),
+            (&d.award, "award"),
+        ] {
+            if let Some(t) = text {
+                for l in wrap(t, MAX_CHARS) {
+                    header.push((l, 13, class));
+                }
+            }
+        }
+        for (text, size, class) in &header {
+            self.y += LINE;
+            let y = self.y;
+            let style = if *class == "title" {
+                r#" font-style="italic""#
+            } else {
+                ""
+            };
             let _ = write!(
-                body,
-                r#"<rect class="square {}" data-square="{}" x="{x}" y="{yy}" width="{sq}" height="{sq}" fill="{}"/>"#,
-                if dark { "dark" } else { "light" },
-                square_name(s),
-                if dark { DARK } else { LIGHT }
+                self.body,
+                r#"<text class="{class}" x="{}" y="{y}" font-size="{size}" text-anchor="middle"{style}>{}</text>"#,
+                WIDTH / 2,
+                xml_escape(text)
             );
         }
+        self.y += if header.is_empty() { 4 } else { 10 };
     }
-    let _ = write!(
-        body,
-        r##"<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="#000" stroke-width="2"/>"##,
-        left - 1.0,
-        top - 1.0,
-        8.0 * sq + 2.0,
-        8.0 * sq + 2.0
-    );
-    body.push_str("</g>");
-    for (s, color, kind) in d.pieces() {
-        let file = f64::from(s % 8);
-        let rank = f64::from(s / 8);
-        let attrs = format!(
-            r#"class="piece" data-square="{}" data-piece="{}" "#,
-            square_name(s),
-            piece_code(color, kind)
+
+    /// The squares, the frame and the pieces, the board's top edge at `top`.
+    fn board(&mut self, d: &Diagram, top: f64) {
+        let body = &mut self.body;
+        let _ = write!(body, r#"<g class="board">"#);
+        for rank in 0..8u8 {
+            for file in 0..8u8 {
+                let s = rank * 8 + file;
+                let x = LEFT + f64::from(file) * SQ;
+                let yy = top + f64::from(7 - rank) * SQ;
+                let dark = (rank + file) % 2 == 0;
+                let _ = write!(
+                    body,
+                    r#"<rect class="square {}" data-square="{}" x="{x}" y="{yy}" width="{SQ}" height="{SQ}" fill="{}"/>"#,
+                    if dark { "dark" } else { "light" },
+                    square_name(s),
+                    if dark { DARK } else { LIGHT }
+                );
+            }
+        }
+        let _ = write!(
+            body,
+            r##"<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="#000" stroke-width="2"/>"##,
+            LEFT - 1.0,
+            top - 1.0,
+            8.0 * SQ + 2.0,
+            8.0 * SQ + 2.0
         );
-        piece_svg(
-            &mut body,
-            left + file * sq,
-            top + (7.0 - rank) * sq,
-            sq,
-            color,
-            kind,
-            &attrs,
-        );
+        body.push_str("</g>");
+        for (s, color, kind) in d.pieces() {
+            let file = f64::from(s % 8);
+            let rank = f64::from(s / 8);
+            let attrs = format!(
+                r#"class="piece" data-square="{}" data-piece="{}" "#,
+                square_name(s),
+                piece_code(color, kind)
+            );
+            let (x, y) = (LEFT + file * SQ, top + (7.0 - rank) * SQ);
+            piece_svg(body, x, y, SQ, color, kind, &attrs);
+        }
     }
-    y += 8 * SQUARE;
-    if opts.coordinates {
+
+    /// Files a..h under the board (at the current height), ranks 1..8 left of it.
+    fn coordinates(&mut self, top: f64) {
         for file in 0..8u8 {
             let _ = write!(
-                body,
+                self.body,
                 r#"<text class="coordinate" x="{}" y="{}" font-size="11" text-anchor="middle">{}</text>"#,
-                left + (f64::from(file) + 0.5) * sq,
-                y + 13,
+                LEFT + (f64::from(file) + 0.5) * SQ,
+                self.y + 13,
                 (b'a' + file) as char
             );
         }
         for rank in 0..8u8 {
             let _ = write!(
-                body,
+                self.body,
                 r#"<text class="coordinate" x="{}" y="{}" font-size="11" text-anchor="middle">{}</text>"#,
-                left / 2.0,
-                top + (7.0 - f64::from(rank) + 0.5) * sq + 4.0,
+                LEFT / 2.0,
+                top + (7.0 - f64::from(rank) + 0.5) * SQ + 4.0,
                 rank + 1
             );
         }
-        y += 14;
     }
 
-    // Stipulation and piece count.
-    y += LINE + 2;
-    let _ = write!(
-        body,
-        r#"<text class="stipulation" x="{left}" y="{y}" font-size="15">{}</text><text class="count" x="{right}" y="{y}" font-size="15" text-anchor="end">{}</text>"#,
-        xml_escape(&d.stipulation),
-        d.count()
-    );
-    if let Some(c) = condition_text(d.condition) {
-        y += LINE;
+    /// The stipulation with the piece count, the condition and the twin.
+    fn caption(&mut self, d: &Diagram) {
+        let (left, right) = (LEFT, f64::from(WIDTH - MARGIN));
+        self.y += LINE + 2;
+        let y = self.y;
         let _ = write!(
-            body,
-            r#"<text class="condition" x="{left}" y="{y}" font-size="13">{}</text>"#,
-            xml_escape(c)
+            self.body,
+            r#"<text class="stipulation" x="{left}" y="{y}" font-size="15">{}</text><text class="count" x="{right}" y="{y}" font-size="15" text-anchor="end">{}</text>"#,
+            xml_escape(&d.stipulation),
+            d.count()
+        );
+        if let Some(c) = condition_text(d.condition) {
+            self.caption_line("condition", c);
+        }
+        if let Some(t) = &d.twin {
+            for l in wrap(t, MAX_CHARS) {
+                self.caption_line("twin", &l);
+            }
+        }
+    }
+
+    /// One more line of the caption, on the left.
+    fn caption_line(&mut self, class: &str, text: &str) {
+        self.y += LINE;
+        let y = self.y;
+        let _ = write!(
+            self.body,
+            r#"<text class="{class}" x="{LEFT}" y="{y}" font-size="13">{}</text>"#,
+            xml_escape(text)
         );
     }
-    if let Some(t) = &d.twin {
-        for l in wrap(t, MAX_CHARS) {
-            y += LINE;
+
+    /// A line per fairy kind: a small glyph per colour present, then the name.
+    fn legend(&mut self, d: &Diagram) {
+        for (kind, white, black) in d.fairy_kinds() {
+            self.y += 22;
+            let y = self.y;
+            let mut x = LEFT;
+            let mut code = String::new();
+            for (present, color) in [(white, Color::White), (black, Color::Black)] {
+                if present {
+                    let attrs = format!(
+                        r#"class="legend-piece" data-piece="{}" "#,
+                        piece_code(color, kind)
+                    );
+                    piece_svg(
+                        &mut self.body,
+                        x,
+                        f64::from(y) - 16.0,
+                        21.0,
+                        color,
+                        kind,
+                        &attrs,
+                    );
+                    x += 22.0;
+                    if !code.is_empty() {
+                        code.push('/');
+                    }
+                    code.push_str(&piece_code(color, kind));
+                }
+            }
             let _ = write!(
-                body,
-                r#"<text class="twin" x="{left}" y="{y}" font-size="13">{}</text>"#,
-                xml_escape(&l)
+                self.body,
+                r#"<text class="legend" data-kind="{}" x="{}" y="{}" font-size="13">= {} ({})</text>"#,
+                kind.code(),
+                x + 4.0,
+                y,
+                xml_escape(kind_name(kind)),
+                code
             );
         }
     }
-    // Legend: a small glyph per colour present, then the name.
-    for (kind, white, black) in d.fairy_kinds() {
-        y += 22;
-        let mut x = left;
-        let mut code = String::new();
-        for (present, color) in [(white, Color::White), (black, Color::Black)] {
-            if present {
-                let attrs = format!(
-                    r#"class="legend-piece" data-piece="{}" "#,
-                    piece_code(color, kind)
-                );
-                piece_svg(&mut body, x, f64::from(y) - 16.0, 21.0, color, kind, &attrs);
-                x += 22.0;
-                if !code.is_empty() {
-                    code.push('/');
-                }
-                code.push_str(&piece_code(color, kind));
-            }
-        }
-        let _ = write!(
-            body,
-            r#"<text class="legend" data-kind="{}" x="{}" y="{}" font-size="13">= {} ({})</text>"#,
-            kind.code(),
-            x + 4.0,
-            y,
-            xml_escape(kind_name(kind)),
-            code
-        );
-    }
-    y += 12;
 
-    let mut out = String::new();
-    let _ = write!(
-        out,
-        r##"<?xml version="1.0" encoding="UTF-8"?>
+    /// The SVG document: the drawing on a white background, as high as drawn.
+    fn document(self) -> String {
+        let y = self.y;
+        let mut out = String::new();
+        let _ = write!(
+            out,
+            r##"<?xml version="1.0" encoding="UTF-8"?>
 <svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{y}" viewBox="0 0 {WIDTH} {y}" font-family="{FONT_FAMILY}, sans-serif">
 <rect class="background" x="0" y="0" width="{WIDTH}" height="{y}" fill="#fff"/>
 "##
-    );
-    out.push_str(&body);
-    out.push_str("\n</svg>\n");
-    out
+        );
+        out.push_str(&self.body);
+        out.push_str("\n</svg>\n");
+        out
+    }
 }
 
 #[cfg(test)]

@@ -12,7 +12,7 @@
 //! castling field (`-` included) replaces it. The side-to-move field only matters for the
 //! en-passant field: the stipulation decides who moves first.
 
-use super::inp::{Ctx, apply_entry};
+use super::inp::{ErrorSite, apply_entry};
 use super::{Draft, FenDiagram, Problem, ProblemError, known_piece_codes};
 use crate::position::Position;
 use crate::rules::Condition;
@@ -51,12 +51,12 @@ pub fn from_fen_arg(
     condition: Condition,
 ) -> Result<Problem, ProblemError> {
     let file = "<fen>";
-    let ctx = Ctx {
+    let site = ErrorSite {
         file,
         prefix: String::new(),
     };
     let (position, explicit_castling, ep_origin) =
-        read_fen(fen).map_err(|m| ctx.err(0, 0, format!("bad FEN '{fen}': {m}")))?;
+        read_fen(fen).map_err(|m| site.err(0, 0, format!("bad FEN '{fen}': {m}")))?;
     let mut d = Draft::new(0, 0);
     d.fen = Some(FenDiagram {
         position,
@@ -66,7 +66,7 @@ pub fn from_fen_arg(
         line: None,
         column: None,
     });
-    d.stipulation = Some(Stipulation::parse(stipulation).map_err(|m| ctx.err(0, 0, m))?);
+    d.stipulation = Some(Stipulation::parse(stipulation).map_err(|m| site.err(0, 0, m))?);
     d.conditions.push((condition, None, None));
     let mut p = d.build(file, "", "")?;
     p.line = 1;
@@ -75,7 +75,7 @@ pub fn from_fen_arg(
 
 /// Reads a `.fen` file: one `FEN ; stipulation [; option or condition ...]` per line.
 pub fn parse_fen_file(file: &str, text: &str) -> Result<Vec<Problem>, ProblemError> {
-    let ctx = Ctx {
+    let site = ErrorSite {
         file,
         prefix: String::new(),
     };
@@ -99,14 +99,14 @@ pub fn parse_fen_file(file: &str, text: &str) -> Result<Vec<Problem>, ProblemErr
         }
         let (fen, fen_col) = fields[0];
         let Some(&(stip, stip_col)) = fields.get(1).filter(|f| !f.0.is_empty()) else {
-            return Err(ctx.err(
+            return Err(site.err(
                 line,
                 fen_col,
                 "expected `FEN ; stipulation` (e.g. `4k3/8/4K3/8/8/8/8/3Q4 ; #2`)",
             ));
         };
         let (position, explicit_castling, ep_origin) =
-            read_fen(fen).map_err(|m| ctx.err(line, fen_col, format!("bad FEN '{fen}': {m}")))?;
+            read_fen(fen).map_err(|m| site.err(line, fen_col, format!("bad FEN '{fen}': {m}")))?;
         let mut d = Draft::new(line, problems.len());
         d.fen = Some(FenDiagram {
             position,
@@ -116,14 +116,14 @@ pub fn parse_fen_file(file: &str, text: &str) -> Result<Vec<Problem>, ProblemErr
             line: Some(line),
             column: Some(fen_col),
         });
-        d.stipulation = Some(Stipulation::parse(stip).map_err(|m| ctx.err(line, stip_col, m))?);
+        d.stipulation = Some(Stipulation::parse(stip).map_err(|m| site.err(line, stip_col, m))?);
         for &(extra, col) in &fields[2..] {
-            apply_entry(&ctx, &mut d, extra, line, col)?;
+            apply_entry(&site, &mut d, extra, line, col)?;
         }
         problems.push(d.build(file, "", "")?);
     }
     if problems.is_empty() {
-        return Err(ctx.err(
+        return Err(site.err(
             0,
             0,
             "no problem in the file (expected lines `FEN ; stipulation`)",

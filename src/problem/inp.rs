@@ -120,14 +120,15 @@ impl<'a> Lexer<'a> {
     }
 }
 
-/// Builds errors for one file (and, in YAML, one document).
-pub(crate) struct Ctx<'f> {
+/// Where a reader's errors are: the file and, for one problem (a Popeye problem, a YAML
+/// document), the prefix naming it; builds the [`ProblemError`]s.
+pub(crate) struct ErrorSite<'f> {
     pub file: &'f str,
     /// Put before every message, e.g. "problem 2: ".
     pub prefix: String,
 }
 
-impl Ctx<'_> {
+impl ErrorSite<'_> {
     pub fn err(&self, line: usize, col: usize, message: impl AsRef<str>) -> ProblemError {
         ProblemError {
             file: self.file.to_string(),
@@ -332,10 +333,10 @@ fn is_twin_command(text: &str) -> bool {
 // ---------------------------------------------------------------------------------------
 
 /// A run of squares such as `b5e5f4`.
-pub(crate) fn square_list(ctx: &Ctx, t: &Tok) -> Result<Vec<Square>, ProblemError> {
+pub(crate) fn square_list(site: &ErrorSite, t: &Tok) -> Result<Vec<Square>, ProblemError> {
     let text = t.text;
     if !text.is_ascii() || text.is_empty() || text.len() % 2 != 0 {
-        return Err(ctx.at(
+        return Err(site.at(
             t,
             format!("bad square list '{text}' (expected squares such as e4 or b5e5f4)"),
         ));
@@ -344,7 +345,7 @@ pub(crate) fn square_list(ctx: &Ctx, t: &Tok) -> Result<Vec<Square>, ProblemErro
         .step_by(2)
         .map(|i| {
             parse_square(&text[i..i + 2]).ok_or_else(|| {
-                ctx.err(
+                site.err(
                     t.line,
                     t.col + i,
                     format!(
@@ -360,19 +361,19 @@ pub(crate) fn square_list(ctx: &Ctx, t: &Tok) -> Result<Vec<Square>, ProblemErro
 /// `n` squares from the next tokens (each token a square or a run of squares).
 fn squares<'a>(
     lx: &mut Lexer<'a>,
-    ctx: &Ctx,
+    site: &ErrorSite,
     after: &Tok,
     n: usize,
 ) -> Result<Vec<Square>, ProblemError> {
     let mut out = Vec::new();
     while out.len() < n {
         let Some(t) = lx.next_tok() else {
-            return Err(ctx.at(after, format!("'{}' needs {n} squares", after.text)));
+            return Err(site.at(after, format!("'{}' needs {n} squares", after.text)));
         };
-        out.extend(square_list(ctx, &t)?);
+        out.extend(square_list(site, &t)?);
     }
     if out.len() > n {
-        return Err(ctx.at(
+        return Err(site.at(
             after,
             format!("'{}' takes {n} squares, found {}", after.text, out.len()),
         ));
@@ -380,13 +381,13 @@ fn squares<'a>(
     Ok(out)
 }
 
-fn number(lx: &mut Lexer, ctx: &Ctx, after: &Tok, what: &str) -> Result<u32, ProblemError> {
+fn number(lx: &mut Lexer, site: &ErrorSite, after: &Tok, what: &str) -> Result<u32, ProblemError> {
     match lx.next_tok() {
         Some(t) => t
             .text
             .parse::<u32>()
-            .map_err(|_| ctx.at(&t, format!("{what} needs a number, found '{}'", t.text))),
-        None => Err(ctx.at(after, format!("{what} needs a number"))),
+            .map_err(|_| site.at(&t, format!("{what} needs a number, found '{}'", t.text))),
+        None => Err(site.at(after, format!("{what} needs a number"))),
     }
 }
 
@@ -469,7 +470,7 @@ fn push_squares(
 /// (YAML) it runs to the end of the text.
 pub(crate) fn parse_piece_list<'a>(
     lx: &mut Lexer<'a>,
-    ctx: &Ctx,
+    site: &ErrorSite,
     out: &mut Vec<PiecePlacement>,
     in_file: bool,
     in_twin: bool,
@@ -481,7 +482,7 @@ pub(crate) fn parse_piece_list<'a>(
         match classify_piece_token(t.text) {
             PieceTok::Piece { code, squares } => {
                 let Some(c) = color else {
-                    return Err(ctx.at(
+                    return Err(site.at(
                         &t,
                         format!(
                             "'{}' has no colour: write White or Black before the pieces",
@@ -509,8 +510,8 @@ pub(crate) fn parse_piece_list<'a>(
             color = Some(match c {
                 "White" => Color::White,
                 "Black" => Color::Black,
-                "Neutral" => return Err(ctx.at(&t, "neutral pieces are not supported")),
-                _ => return Err(ctx.at(&t, "total invisible pieces are not supported")),
+                "Neutral" => return Err(site.at(&t, "neutral pieces are not supported")),
+                _ => return Err(site.at(&t, "total invisible pieces are not supported")),
             });
             tok = lx.next_tok();
             continue;
@@ -523,17 +524,17 @@ pub(crate) fn parse_piece_list<'a>(
         if t.text.len() >= 3
             && let Kw::One(a) = kw(t.text, ATTRIBUTES)
         {
-            return Err(ctx.at(
+            return Err(site.at(
                 &t,
                 format!(
                     "piece attribute '{a}' is not supported (chainmate has no piece attributes)"
                 ),
             ));
         }
-        return Err(bad_piece_token(ctx, &t, color.is_none()));
+        return Err(bad_piece_token(site, &t, color.is_none()));
     }
     if color.is_none() {
-        return Err(ctx.at(
+        return Err(site.at(
             keyword,
             format!(
                 "'{}' needs pieces, e.g. White Ke1 Qd1 Black Ke8",
@@ -544,9 +545,9 @@ pub(crate) fn parse_piece_list<'a>(
     Ok(None)
 }
 
-fn bad_piece_token(ctx: &Ctx, t: &Tok, no_colour: bool) -> ProblemError {
+fn bad_piece_token(site: &ErrorSite, t: &Tok, no_colour: bool) -> ProblemError {
     if no_colour {
-        return ctx.at(
+        return site.at(
             t,
             format!(
                 "expected a colour (White or Black) before the pieces, found '{}'",
@@ -555,15 +556,15 @@ fn bad_piece_token(ctx: &Ctx, t: &Tok, no_colour: bool) -> ProblemError {
         );
     }
     if t.text.contains('/') {
-        return ctx.at(t, format!("hunters such as '{}' are not supported", t.text));
+        return site.at(t, format!("hunters such as '{}' are not supported", t.text));
     }
     if let PieceTok::Code(code) = classify_piece_token(t.text) {
-        return ctx.at(
+        return site.at(
             t,
             format!("piece code '{code}' must be followed by its squares, e.g. {code}e4"),
         );
     }
-    ctx.at(
+    site.at(
         t,
         format!(
             "cannot read '{}' as a piece: write a piece code and its squares, e.g. Ke1, Sf3 or Pb5e5f4 \
@@ -574,8 +575,8 @@ fn bad_piece_token(ctx: &Ctx, t: &Tok, no_colour: bool) -> ProblemError {
 }
 
 /// Resolves a placement for a twin's `Add`.
-fn resolve(ctx: &Ctx, p: &PiecePlacement) -> Result<(Piece, Square), ProblemError> {
-    let e = |m: String| ctx.err(p.line.unwrap_or(0), p.column.unwrap_or(0), m);
+fn resolve(site: &ErrorSite, p: &PiecePlacement) -> Result<(Piece, Square), ProblemError> {
+    let e = |m: String| site.err(p.line.unwrap_or(0), p.column.unwrap_or(0), m);
     let kind = parse_piece_code(&p.code).map_err(e)?;
     let sq = parse_square_text(&p.square).map_err(e)?;
     Ok((Piece::new(p.color, kind), sq))
@@ -584,12 +585,12 @@ fn resolve(ctx: &Ctx, p: &PiecePlacement) -> Result<(Piece, Square), ProblemErro
 /// Conditions named by tokens: the whole text as one name first (names with blanks),
 /// else each token as one condition.
 pub(crate) fn resolve_conditions(
-    ctx: &Ctx,
+    site: &ErrorSite,
     at: &Tok,
     toks: &[Tok],
 ) -> Result<Vec<CondAt>, ProblemError> {
     let Some(first) = toks.first() else {
-        return Err(ctx.at(
+        return Err(site.at(
             at,
             format!(
                 "'{}' needs a condition (chainmate knows: {})",
@@ -615,7 +616,7 @@ pub(crate) fn resolve_conditions(
             Condition::parse(t.text)
                 .map(|c| (c, l, col))
                 .ok_or_else(|| {
-                    ctx.at(
+                    site.at(
                         t,
                         format!(
                             "unknown condition '{}' (chainmate knows: {})",
@@ -631,7 +632,7 @@ pub(crate) fn resolve_conditions(
 /// The tokens of a `Condition` command, up to the next keyword.
 fn parse_condition_list<'a>(
     lx: &mut Lexer<'a>,
-    ctx: &Ctx,
+    site: &ErrorSite,
     keyword: &Tok,
     in_file: bool,
     in_twin: bool,
@@ -645,14 +646,14 @@ fn parse_condition_list<'a>(
         toks.push(t);
         tok = lx.next_tok();
     }
-    Ok((resolve_conditions(ctx, keyword, &toks)?, tok))
+    Ok((resolve_conditions(site, keyword, &toks)?, tok))
 }
 
 /// Parses options starting with `first` (Popeye's `Option` list, a YACPDB `options`
 /// entry). In a file the list ends at the first keyword, which is returned.
 pub(crate) fn parse_option_list<'a>(
     lx: &mut Lexer<'a>,
-    ctx: &Ctx,
+    site: &ErrorSite,
     d: &mut Draft,
     first: Option<Tok<'a>>,
     in_file: bool,
@@ -661,105 +662,15 @@ pub(crate) fn parse_option_list<'a>(
     let mut count = 0;
     let mut tok = first;
     while let Some(t) = tok {
-        let name = match kw(t.text, OPTIONS) {
-            Kw::One(k) => k,
-            Kw::Ambiguous(v) => {
-                return Err(ctx.at(
-                    &t,
-                    format!("ambiguous option '{}' (could be {})", t.text, v.join(", ")),
-                ));
-            }
-            Kw::No => {
-                if in_file && is_section_keyword(t.text) {
-                    break;
-                }
-                let hint = if Condition::parse(t.text).is_some() {
-                    " (that is a condition: give it with Condition)"
-                } else {
-                    ""
-                };
-                return Err(ctx.at(&t, format!("unknown option '{}'{hint}", t.text)));
-            }
+        let Some(name) = option_name(site, &t, in_file)? else {
+            break;
         };
         count += 1;
-        let o = &mut d.options;
-        match name {
-            "Try" => {
-                o.tries = true;
-                o.defence = 1;
-            }
-            "Defence" => {
-                o.defence = number(lx, ctx, &t, "Defence")?;
-                o.tries = true;
-            }
-            "SetPlay" => o.set_play = true,
-            "Variations" => o.variations = true,
-            "Threat" => o.threat = Some(number(lx, ctx, &t, "Threat")?),
-            "NoThreat" => o.no_threat = true,
-            "MaxSolutions" => o.max_solutions = Some(number(lx, ctx, &t, "MaxSolutions")?),
-            "NoShortVariations" => o.short_variations_off = true,
-            "ShortVariations" => o.short_variations_off = false,
-            "NoBoard" => o.no_board = true,
-            "Intelligent" => {
-                o.intelligent = true;
-                optional_number(lx);
-            }
-            "MoveNumbers" => o.move_numbers = true,
-            // Accepted without effect, for a documented reason: chainmate prints no grid
-            // (it has no grid chess, where Popeye draws one), and makes no sound.
-            "SuppressGrid" => {}
-            "Beep" => {
-                optional_number(lx);
-            }
-            "MaxTime" => o.max_time = Some(number(lx, ctx, &t, "MaxTime")?),
-            "EnPassant" => {
-                let Some(s) = lx.next_tok() else {
-                    return Err(ctx.at(
-                        &t,
-                        "EnPassant needs the squares of the double step, e.g. EnPassant e7e6e5",
-                    ));
-                };
-                let squares = square_list(ctx, &s)?;
-                d.ep = Some(EpSpec {
-                    squares,
-                    text: s.text.to_string(),
-                    line: (s.line > 0).then_some(s.line),
-                    column: (s.line > 0).then_some(s.col),
-                });
-            }
-            "NoCastling" => {
-                let Some(s) = lx.next_tok() else {
-                    return Err(ctx.at(&t, "NoCastling needs squares, e.g. NoCastling a1e8"));
-                };
-                for (i, sq) in square_list(ctx, &s)?.into_iter().enumerate() {
-                    d.no_castling |= match square_name(sq).as_str() {
-                        "a1" => WHITE_QUEENSIDE,
-                        "e1" => WHITE_KINGSIDE | WHITE_QUEENSIDE,
-                        "h1" => WHITE_KINGSIDE,
-                        "a8" => BLACK_QUEENSIDE,
-                        "e8" => BLACK_KINGSIDE | BLACK_QUEENSIDE,
-                        "h8" => BLACK_KINGSIDE,
-                        other => {
-                            return Err(ctx.err(
-                                s.line,
-                                s.col + 2 * i,
-                                format!("NoCastling: {other} is not a castling square (a1, e1, h1, a8, e8, h8)"),
-                            ));
-                        }
-                    };
-                }
-            }
-            other => {
-                return Err(ctx.at(
-                    &t,
-                    format!("option '{other}' is not supported by chainmate"),
-                ));
-            }
-        }
+        apply_option(lx, site, d, name, &t)?;
         tok = lx.next_tok();
     }
     if count == 0 {
-        return Err(ctx.at(
+        return Err(site.at(
             keyword,
             format!("'{}' needs at least one option", keyword.text),
         ));
@@ -767,10 +678,127 @@ pub(crate) fn parse_option_list<'a>(
     Ok(tok)
 }
 
+/// The option token `t` names; `None` for the keyword that ends the list in a file.
+fn option_name(
+    site: &ErrorSite,
+    t: &Tok,
+    in_file: bool,
+) -> Result<Option<&'static str>, ProblemError> {
+    match kw(t.text, OPTIONS) {
+        Kw::One(k) => Ok(Some(k)),
+        Kw::Ambiguous(v) => Err(site.at(
+            t,
+            format!("ambiguous option '{}' (could be {})", t.text, v.join(", ")),
+        )),
+        Kw::No => {
+            if in_file && is_section_keyword(t.text) {
+                return Ok(None);
+            }
+            let hint = if Condition::parse(t.text).is_some() {
+                " (that is a condition: give it with Condition)"
+            } else {
+                ""
+            };
+            Err(site.at(t, format!("unknown option '{}'{hint}", t.text)))
+        }
+    }
+}
+
+/// Option `name` (its token `t`), with the arguments it reads from `lx`, into the draft.
+fn apply_option(
+    lx: &mut Lexer,
+    site: &ErrorSite,
+    d: &mut Draft,
+    name: &str,
+    t: &Tok,
+) -> Result<(), ProblemError> {
+    let o = &mut d.options;
+    match name {
+        "Try" => {
+            o.tries = true;
+            o.defence = 1;
+        }
+        "Defence" => {
+            o.defence = number(lx, site, t, "Defence")?;
+            o.tries = true;
+        }
+        "SetPlay" => o.set_play = true,
+        "Variations" => o.variations = true,
+        "Threat" => o.threat = Some(number(lx, site, t, "Threat")?),
+        "NoThreat" => o.no_threat = true,
+        "MaxSolutions" => o.max_solutions = Some(number(lx, site, t, "MaxSolutions")?),
+        "NoShortVariations" => o.short_variations_off = true,
+        "ShortVariations" => o.short_variations_off = false,
+        "NoBoard" => o.no_board = true,
+        "Intelligent" => {
+            o.intelligent = true;
+            optional_number(lx);
+        }
+        "MoveNumbers" => o.move_numbers = true,
+        // Accepted without effect, for a documented reason: chainmate prints no grid
+        // (it has no grid chess, where Popeye draws one), and makes no sound.
+        "SuppressGrid" => {}
+        "Beep" => {
+            optional_number(lx);
+        }
+        "MaxTime" => o.max_time = Some(number(lx, site, t, "MaxTime")?),
+        "EnPassant" => d.ep = Some(en_passant_option(lx, site, t)?),
+        "NoCastling" => d.no_castling |= no_castling_option(lx, site, t)?,
+        other => {
+            return Err(site.at(t, format!("option '{other}' is not supported by chainmate")));
+        }
+    }
+    Ok(())
+}
+
+/// The squares after `EnPassant` (its token `t`).
+fn en_passant_option(lx: &mut Lexer, site: &ErrorSite, t: &Tok) -> Result<EpSpec, ProblemError> {
+    let Some(s) = lx.next_tok() else {
+        return Err(site.at(
+            t,
+            "EnPassant needs the squares of the double step, e.g. EnPassant e7e6e5",
+        ));
+    };
+    Ok(EpSpec {
+        squares: square_list(site, &s)?,
+        text: s.text.to_string(),
+        line: (s.line > 0).then_some(s.line),
+        column: (s.line > 0).then_some(s.col),
+    })
+}
+
+/// The castling rights the squares after `NoCastling` (its token `t`) take away.
+fn no_castling_option(lx: &mut Lexer, site: &ErrorSite, t: &Tok) -> Result<u8, ProblemError> {
+    let Some(s) = lx.next_tok() else {
+        return Err(site.at(t, "NoCastling needs squares, e.g. NoCastling a1e8"));
+    };
+    let mut rights = 0;
+    for (i, sq) in square_list(site, &s)?.into_iter().enumerate() {
+        rights |= match square_name(sq).as_str() {
+            "a1" => WHITE_QUEENSIDE,
+            "e1" => WHITE_KINGSIDE | WHITE_QUEENSIDE,
+            "h1" => WHITE_KINGSIDE,
+            "a8" => BLACK_QUEENSIDE,
+            "e8" => BLACK_KINGSIDE | BLACK_QUEENSIDE,
+            "h8" => BLACK_KINGSIDE,
+            other => {
+                return Err(site.err(
+                    s.line,
+                    s.col + 2 * i,
+                    format!(
+                        "NoCastling: {other} is not a castling square (a1, e1, h1, a8, e8, h8)"
+                    ),
+                ));
+            }
+        };
+    }
+    Ok(rights)
+}
+
 /// One YACPDB-style `options` entry (also the extra fields of a `.fen` line): Popeye
 /// options such as `SetPlay` or `Defence 1`, or a condition such as `Teleport`.
 pub(crate) fn apply_entry(
-    ctx: &Ctx,
+    site: &ErrorSite,
     d: &mut Draft,
     text: &str,
     line: usize,
@@ -781,14 +809,14 @@ pub(crate) fn apply_entry(
         return Ok(());
     };
     if !matches!(kw(first.text, OPTIONS), Kw::No) {
-        parse_option_list(&mut lx, ctx, d, Some(first), false, &first)?;
+        parse_option_list(&mut lx, site, d, Some(first), false, &first)?;
         return Ok(());
     }
     let mut toks = vec![first];
     toks.extend(std::iter::from_fn(|| lx.next_tok()));
     let joined = toks.iter().map(|t| t.text).collect::<Vec<_>>().join(" ");
     if Condition::parse(&joined).is_none() && Condition::parse(first.text).is_none() {
-        return Err(ctx.at(
+        return Err(site.at(
             &first,
             format!(
                 "unknown option or condition '{}' (options are Popeye's, e.g. SetPlay, Defence 1; \
@@ -798,7 +826,8 @@ pub(crate) fn apply_entry(
             ),
         ));
     }
-    d.conditions.extend(resolve_conditions(ctx, &first, &toks)?);
+    d.conditions
+        .extend(resolve_conditions(site, &first, &toks)?);
     Ok(())
 }
 
@@ -816,7 +845,7 @@ fn mirror_kind(spec: &str) -> Option<Mirror> {
 /// twin is continued, its commands and, in a file, the keyword that ended it.
 pub(crate) fn parse_twin_commands<'a>(
     lx: &mut Lexer<'a>,
-    ctx: &Ctx,
+    site: &ErrorSite,
     in_file: bool,
 ) -> Result<(bool, Vec<TwinCommand>, Option<Tok<'a>>), ProblemError> {
     let mut st = TwinParse {
@@ -829,7 +858,7 @@ pub(crate) fn parse_twin_commands<'a>(
         let name = match kw(t.text, TWIN_COMMANDS) {
             Kw::One(k) => k,
             Kw::Ambiguous(v) => {
-                return Err(ctx.at(
+                return Err(site.at(
                     &t,
                     format!(
                         "ambiguous twin command '{}' (could be {})",
@@ -842,7 +871,7 @@ pub(crate) fn parse_twin_commands<'a>(
                 if in_file && is_section_keyword(t.text) {
                     break;
                 }
-                return Err(ctx.at(
+                return Err(site.at(
                     &t,
                     format!(
                         "unknown twin command '{}' (expected Move, Exchange, Remove, Add, Substitute, Rotate, \
@@ -852,7 +881,7 @@ pub(crate) fn parse_twin_commands<'a>(
                 ));
             }
         };
-        tok = twin_command(lx, ctx, name, &t, in_file, &mut st)?;
+        tok = twin_command(lx, site, name, &t, in_file, &mut st)?;
         st.first = false;
     }
     Ok((st.continued, st.cmds, tok))
@@ -867,7 +896,7 @@ struct TwinParse {
 /// One twinning command `name` (its keyword is `t`); returns the token after it.
 fn twin_command<'a>(
     lx: &mut Lexer<'a>,
-    ctx: &Ctx,
+    site: &ErrorSite,
     name: &str,
     t: &Tok,
     in_file: bool,
@@ -876,12 +905,12 @@ fn twin_command<'a>(
     match name {
         "Continued" => {
             if !st.first {
-                return Err(ctx.at(t, "Continued must come first in a twin"));
+                return Err(site.at(t, "Continued must come first in a twin"));
             }
             st.continued = true;
         }
         "Move" | "Exchange" | "Shift" => {
-            let s = squares(lx, ctx, t, 2)?;
+            let s = squares(lx, site, t, 2)?;
             st.cmds.push(match name {
                 "Move" => TwinCommand::Move(s[0], s[1]),
                 "Exchange" => TwinCommand::Exchange(s[0], s[1]),
@@ -890,111 +919,129 @@ fn twin_command<'a>(
         }
         "Remove" => {
             let Some(s) = lx.next_tok() else {
-                return Err(ctx.at(t, "Remove needs a square"));
+                return Err(site.at(t, "Remove needs a square"));
             };
             st.cmds
-                .extend(square_list(ctx, &s)?.into_iter().map(TwinCommand::Remove));
+                .extend(square_list(site, &s)?.into_iter().map(TwinCommand::Remove));
         }
         "Add" => {
             let mut placed = Vec::new();
-            let next = parse_piece_list(lx, ctx, &mut placed, in_file, true, t)?;
+            let next = parse_piece_list(lx, site, &mut placed, in_file, true, t)?;
             for p in &placed {
-                let (piece, sq) = resolve(ctx, p)?;
+                let (piece, sq) = resolve(site, p)?;
                 st.cmds.push(TwinCommand::Add(piece, sq));
             }
             return Ok(next);
         }
-        "Substitute" => {
-            let mut kinds = Vec::new();
-            for _ in 0..2 {
-                let Some(c) = lx.next_tok() else {
-                    return Err(ctx.at(t, "Substitute needs two piece codes, e.g. Substitute R B"));
-                };
-                kinds.push(parse_piece_code(c.text).map_err(|m| ctx.at(&c, m))?);
-            }
-            st.cmds.push(TwinCommand::Substitute(kinds[0], kinds[1]));
-        }
-        "Rotate" => {
-            let Some(a) = lx.next_tok() else {
-                return Err(ctx.at(t, "Rotate needs an angle: 90, 180 or 270"));
-            };
-            match a.text {
-                "90" | "180" | "270" => st
-                    .cmds
-                    .push(TwinCommand::Rotate(a.text.parse().unwrap_or(180))),
-                _ => {
-                    return Err(ctx.at(
-                        &a,
-                        format!("cannot rotate by '{}': use 90, 180 or 270", a.text),
-                    ));
-                }
-            }
-        }
-        "Mirror" => {
-            let Some(a) = lx.next_tok() else {
-                return Err(ctx.at(t, "Mirror needs an axis such as a1<-->h1"));
-            };
-            let mut spec = a.text.to_string();
-            if !spec.contains("<-->")
-                && let Some(arrow) = lx.peek_tok()
-                && arrow.text == "<-->"
-            {
-                lx.next_tok();
-                if let Some(b) = lx.next_tok() {
-                    spec = format!("{}<-->{}", a.text, b.text);
-                }
-            }
-            let m = mirror_kind(&spec).ok_or_else(|| {
-                ctx.at(
-                    &a,
-                    format!(
-                        "unknown mirror '{spec}' (use a1<-->h1, a1<-->a8, a1<-->h8 or a8<-->h1)"
-                    ),
-                )
-            })?;
-            st.cmds.push(TwinCommand::Mirror(m));
-        }
+        "Substitute" => st.cmds.push(substitute_command(lx, site, t)?),
+        "Rotate" => st.cmds.push(rotate_command(lx, site, t)?),
+        "Mirror" => st.cmds.push(mirror_command(lx, site, t)?),
         "Stipulation" => {
             let Some(s) = lx.next_tok() else {
-                return Err(ctx.at(t, "Stipulation needs a stipulation such as #2"));
+                return Err(site.at(t, "Stipulation needs a stipulation such as #2"));
             };
             st.cmds.push(TwinCommand::Stipulation(
-                Stipulation::parse(s.text).map_err(|m| ctx.at(&s, m))?,
+                Stipulation::parse(s.text).map_err(|m| site.at(&s, m))?,
             ));
         }
         "SStipulation" => {
-            return Err(ctx.at(
+            return Err(site.at(
                 t,
                 "structured stipulations (SStipulation) are not supported; use Stipulation",
             ));
         }
         "Condition" => {
-            let (conds, next) = parse_condition_list(lx, ctx, t, in_file, true)?;
-            let mut chosen: Option<Condition> = None;
-            for (c, _, _) in conds {
-                if c == Condition::Orthodox || Some(c) == chosen {
-                    continue;
-                }
-                if let Some(prev) = chosen {
-                    return Err(ctx.at(
-                        t,
-                        format!(
-                            "more than one condition ({} and {}): chainmate solves one condition per problem",
-                            prev.name(),
-                            c.name()
-                        ),
-                    ));
-                }
-                chosen = Some(c);
-            }
-            st.cmds.push(TwinCommand::Condition(
-                chosen.unwrap_or(Condition::Orthodox),
-            ));
+            let (cmd, next) = condition_command(lx, site, t, in_file)?;
+            st.cmds.push(cmd);
             return Ok(next);
         }
         _ => st.cmds.push(TwinCommand::PolishType),
     }
     Ok(lx.next_tok())
+}
+
+/// `Substitute` (its token `t`) with its two piece codes.
+fn substitute_command(
+    lx: &mut Lexer,
+    site: &ErrorSite,
+    t: &Tok,
+) -> Result<TwinCommand, ProblemError> {
+    let mut kinds = Vec::new();
+    for _ in 0..2 {
+        let Some(c) = lx.next_tok() else {
+            return Err(site.at(t, "Substitute needs two piece codes, e.g. Substitute R B"));
+        };
+        kinds.push(parse_piece_code(c.text).map_err(|m| site.at(&c, m))?);
+    }
+    Ok(TwinCommand::Substitute(kinds[0], kinds[1]))
+}
+
+/// `Rotate` (its token `t`) with its angle.
+fn rotate_command(lx: &mut Lexer, site: &ErrorSite, t: &Tok) -> Result<TwinCommand, ProblemError> {
+    let Some(a) = lx.next_tok() else {
+        return Err(site.at(t, "Rotate needs an angle: 90, 180 or 270"));
+    };
+    match a.text {
+        "90" | "180" | "270" => Ok(TwinCommand::Rotate(a.text.parse().unwrap_or(180))),
+        _ => Err(site.at(
+            &a,
+            format!("cannot rotate by '{}': use 90, 180 or 270", a.text),
+        )),
+    }
+}
+
+/// `Mirror` (its token `t`) with its axis, written `a1<-->h1` or `a1 <--> h1`.
+fn mirror_command(lx: &mut Lexer, site: &ErrorSite, t: &Tok) -> Result<TwinCommand, ProblemError> {
+    let Some(a) = lx.next_tok() else {
+        return Err(site.at(t, "Mirror needs an axis such as a1<-->h1"));
+    };
+    let mut spec = a.text.to_string();
+    if !spec.contains("<-->")
+        && let Some(arrow) = lx.peek_tok()
+        && arrow.text == "<-->"
+    {
+        lx.next_tok();
+        if let Some(b) = lx.next_tok() {
+            spec = format!("{}<-->{}", a.text, b.text);
+        }
+    }
+    let m = mirror_kind(&spec).ok_or_else(|| {
+        site.at(
+            &a,
+            format!("unknown mirror '{spec}' (use a1<-->h1, a1<-->a8, a1<-->h8 or a8<-->h1)"),
+        )
+    })?;
+    Ok(TwinCommand::Mirror(m))
+}
+
+/// A twin's `Condition` (its token `t`): at most one besides orthodox; with the token
+/// after its list.
+fn condition_command<'a>(
+    lx: &mut Lexer<'a>,
+    site: &ErrorSite,
+    t: &Tok,
+    in_file: bool,
+) -> Result<(TwinCommand, Option<Tok<'a>>), ProblemError> {
+    let (conds, next) = parse_condition_list(lx, site, t, in_file, true)?;
+    let mut chosen: Option<Condition> = None;
+    for (c, _, _) in conds {
+        if c == Condition::Orthodox || Some(c) == chosen {
+            continue;
+        }
+        if let Some(prev) = chosen {
+            return Err(site.at(
+                t,
+                format!(
+                    "more than one condition ({} and {}): chainmate solves one condition per problem",
+                    prev.name(),
+                    c.name()
+                ),
+            ));
+        }
+        chosen = Some(c);
+    }
+    let cmd = TwinCommand::Condition(chosen.unwrap_or(Condition::Orthodox));
+    Ok((cmd, next))
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1004,10 +1051,10 @@ fn twin_command<'a>(
 /// Popeye's Forsyth notation: Popeye's one-letter codes (`s` is the knight), `.xy` for a
 /// two-letter code, an optional colour prefix `+`/`-`, digits for empty squares (two digits
 /// allowed), `/` optional; squares run a8..h8, a7..h1 and trailing empties may be left out.
-fn parse_forsyth(ctx: &Ctx, t: &Tok) -> Result<Vec<PiecePlacement>, ProblemError> {
+fn parse_forsyth(site: &ErrorSite, t: &Tok) -> Result<Vec<PiecePlacement>, ProblemError> {
     let text = t.text;
     if !text.is_ascii() {
-        return Err(ctx.at(t, format!("cannot read Forsyth '{text}'")));
+        return Err(site.at(t, format!("cannot read Forsyth '{text}'")));
     }
     let b = text.as_bytes();
     let mut out = Vec::new();
@@ -1040,7 +1087,7 @@ fn parse_forsyth(ctx: &Ctx, t: &Tok) -> Result<Vec<PiecePlacement>, ProblemError
                 color = Some(Color::Black);
                 i += 1;
             }
-            b'=' => return Err(ctx.err(t.line, col, "neutral pieces are not supported")),
+            b'=' => return Err(site.err(t.line, col, "neutral pieces are not supported")),
             _ => {}
         }
         let code = if b.get(i) == Some(&b'.') {
@@ -1051,7 +1098,7 @@ fn parse_forsyth(ctx: &Ctx, t: &Tok) -> Result<Vec<PiecePlacement>, ProblemError
             text.get(i - 1..i)
         };
         let Some(code) = code.filter(|c| c.chars().all(|ch| ch.is_ascii_alphanumeric())) else {
-            return Err(ctx.err(
+            return Err(site.err(
                 t.line,
                 col,
                 format!("cannot read Forsyth '{text}' at column {}", i.min(b.len())),
@@ -1063,7 +1110,7 @@ fn parse_forsyth(ctx: &Ctx, t: &Tok) -> Result<Vec<PiecePlacement>, ProblemError
             Color::White
         });
         if idx >= 64 {
-            return Err(ctx.err(
+            return Err(site.err(
                 t.line,
                 col,
                 format!("Forsyth '{text}' describes more than 64 squares"),
@@ -1128,7 +1175,7 @@ pub fn parse_inp(file: &str, text: &str) -> Result<Vec<Problem>, ProblemError> {
 /// When the file holds more than one problem, messages say which ("problem 2: ..."). A
 /// problem's `index` counts the bad problems before it too.
 pub fn parse_inp_all(file: &str, text: &str) -> (Vec<Problem>, Vec<ProblemError>) {
-    let ctx = Ctx {
+    let site = ErrorSite {
         file,
         prefix: String::new(),
     };
@@ -1136,40 +1183,16 @@ pub fn parse_inp_all(file: &str, text: &str) -> (Vec<Problem>, Vec<ProblemError>
     let mut problems = Vec::new();
     // (index of the problem in the file, its error)
     let mut errors: Vec<(usize, ProblemError)> = Vec::new();
-    let Some(first) = lx.next_tok() else {
-        let e = ctx.err(
-            0,
-            0,
-            "the file is empty (a Popeye file starts with BeginProblem)",
-        );
-        return (problems, vec![e]);
+    let first = match begin_problem(&mut lx, &site) {
+        Ok(t) => t,
+        Err(e) => return (problems, vec![e]),
     };
-    if !matches!(kw(first.text, BEGIN), Kw::One(_)) {
-        let lower = first.text.to_ascii_lowercase();
-        let e = if lower.len() >= 4
-            && ("anfangproblem".starts_with(&lower) || "debutprobleme".starts_with(&lower))
-        {
-            ctx.at(
-                &first,
-                format!("'{}': only Popeye's English keywords are supported (BeginProblem, Pieces, ...)", first.text),
-            )
-        } else {
-            ctx.at(
-                &first,
-                format!(
-                    "a Popeye file starts with BeginProblem, found '{}'",
-                    first.text
-                ),
-            )
-        };
-        return (problems, vec![e]);
-    }
-    let mut start_line = first.line;
+    let mut start_line = Some(first.line);
     let mut count = 0usize;
-    loop {
+    while let Some(line) = start_line {
         let index = count;
         count += 1;
-        let end = match parse_problem(&mut lx, &ctx, start_line, index) {
+        let end = match parse_problem(&mut lx, &site, line, index) {
             Ok((draft, end)) => {
                 match draft.build(file, "", " (add e.g. `Stipulation #2`)") {
                     Ok(p) => problems.push(p),
@@ -1182,32 +1205,7 @@ pub fn parse_inp_all(file: &str, text: &str) -> (Vec<Problem>, Vec<ProblemError>
                 skip_to_end(&mut lx)
             }
         };
-        match end {
-            None => break,
-            Some(End::Next) => {
-                if lx.peek_tok().is_some_and(|n| is_begin(n.text)) {
-                    lx.next_tok();
-                }
-                match lx.peek_tok() {
-                    Some(n) => start_line = n.line,
-                    None => break,
-                }
-            }
-            Some(End::End) => {
-                // Popeye stops at EndProblem; chainmate also reads a further BeginProblem.
-                let mut more = false;
-                while let Some(t) = lx.next_tok() {
-                    if is_begin(t.text) {
-                        start_line = t.line;
-                        more = true;
-                        break;
-                    }
-                }
-                if !more {
-                    break;
-                }
-            }
-        }
+        start_line = end.and_then(|end| next_problem_line(&mut lx, end));
     }
     let errors = errors
         .into_iter()
@@ -1219,6 +1217,57 @@ pub fn parse_inp_all(file: &str, text: &str) -> (Vec<Problem>, Vec<ProblemError>
         })
         .collect();
     (problems, errors)
+}
+
+/// The file's first token, which must be `BeginProblem`.
+fn begin_problem<'a>(lx: &mut Lexer<'a>, site: &ErrorSite) -> Result<Tok<'a>, ProblemError> {
+    let Some(first) = lx.next_tok() else {
+        return Err(site.err(
+            0,
+            0,
+            "the file is empty (a Popeye file starts with BeginProblem)",
+        ));
+    };
+    if matches!(kw(first.text, BEGIN), Kw::One(_)) {
+        return Ok(first);
+    }
+    let lower = first.text.to_ascii_lowercase();
+    let translated = lower.len() >= 4
+        && ("anfangproblem".starts_with(&lower) || "debutprobleme".starts_with(&lower));
+    let message = if translated {
+        format!(
+            "'{}': only Popeye's English keywords are supported (BeginProblem, Pieces, ...)",
+            first.text
+        )
+    } else {
+        format!(
+            "a Popeye file starts with BeginProblem, found '{}'",
+            first.text
+        )
+    };
+    Err(site.at(&first, message))
+}
+
+/// After a problem that ended with `end`: the line the next problem starts on, or `None`
+/// at the end of the file.
+fn next_problem_line(lx: &mut Lexer, end: End) -> Option<usize> {
+    match end {
+        End::Next => {
+            if lx.peek_tok().is_some_and(|n| is_begin(n.text)) {
+                lx.next_tok();
+            }
+            lx.peek_tok().map(|n| n.line)
+        }
+        End::End => {
+            // Popeye stops at EndProblem; chainmate also reads a further BeginProblem.
+            while let Some(t) = lx.next_tok() {
+                if is_begin(t.text) {
+                    return Some(t.line);
+                }
+            }
+            None
+        }
+    }
 }
 
 /// After an error inside a problem: skips to its end (`NextProblem`, `EndProblem`, or the
@@ -1237,11 +1286,11 @@ fn skip_to_end(lx: &mut Lexer) -> Option<End> {
     }
 }
 
-fn unknown_keyword(ctx: &Ctx, t: &Tok, class: Class) -> ProblemError {
+fn unknown_keyword(site: &ErrorSite, t: &Tok, class: Class) -> ProblemError {
     match class {
-        Class::Ambiguous(v) => ctx.at(t, format!("ambiguous keyword '{}' (could be {})", t.text, v.join(", "))),
-        Class::Begin => ctx.at(t, "BeginProblem inside a problem: end the previous one with EndProblem or NextProblem"),
-        _ => ctx.at(
+        Class::Ambiguous(v) => site.at(t, format!("ambiguous keyword '{}' (could be {})", t.text, v.join(", "))),
+        Class::Begin => site.at(t, "BeginProblem inside a problem: end the previous one with EndProblem or NextProblem"),
+        _ => site.at(
             t,
             format!(
                 "unknown keyword '{}' (expected Pieces, Stipulation, Option, Condition, Twin, Author, Origin, \
@@ -1254,7 +1303,7 @@ fn unknown_keyword(ctx: &Ctx, t: &Tok, class: Class) -> ProblemError {
 
 fn parse_problem<'a>(
     lx: &mut Lexer<'a>,
-    ctx: &Ctx,
+    site: &ErrorSite,
     line: usize,
     index: usize,
 ) -> Result<(Draft, End), ProblemError> {
@@ -1262,25 +1311,25 @@ fn parse_problem<'a>(
     let mut tok = lx.next_tok();
     loop {
         let Some(t) = tok else {
-            return Err(ctx.err(
+            return Err(site.err(
                 line,
                 0,
                 format!("the problem starting at line {line} has no EndProblem"),
             ));
         };
         tok = match classify(t.text) {
-            Class::Body(name) => body_command(lx, ctx, &mut d, name, &t)?,
+            Class::Body(name) => body_command(lx, site, &mut d, name, &t)?,
             Class::End("EndProblem") => return Ok((d, End::End)),
             Class::End("NextProblem") => return Ok((d, End::Next)),
-            Class::End(_) => return parse_twins(lx, ctx, d, t),
-            other => return Err(unknown_keyword(ctx, &t, other)),
+            Class::End(_) => return parse_twins(lx, site, d, t),
+            other => return Err(unknown_keyword(site, &t, other)),
         };
     }
 }
 
 fn body_command<'a>(
     lx: &mut Lexer<'a>,
-    ctx: &Ctx,
+    site: &ErrorSite,
     d: &mut Draft,
     name: &str,
     t: &Tok<'a>,
@@ -1294,40 +1343,40 @@ fn body_command<'a>(
         "Protocol" => {
             let file = lx.rest_of_line_raw();
             if file.is_empty() {
-                return Err(ctx.at(t, "Protocol needs a file name"));
+                return Err(site.at(t, "Protocol needs a file name"));
             }
             d.protocol = Some(file);
         }
-        "Pieces" => return parse_piece_list(lx, ctx, &mut d.placements, true, false, t),
+        "Pieces" => return parse_piece_list(lx, site, &mut d.placements, true, false, t),
         "Condition" => {
-            let (conds, next) = parse_condition_list(lx, ctx, t, true, false)?;
+            let (conds, next) = parse_condition_list(lx, site, t, true, false)?;
             d.conditions.extend(conds);
             return Ok(next);
         }
         "Option" => {
             let first = lx.next_tok();
-            return parse_option_list(lx, ctx, d, first, true, t);
+            return parse_option_list(lx, site, d, first, true, t);
         }
         "Stipulation" => {
             let Some(s) = lx.next_tok() else {
-                return Err(ctx.at(t, "Stipulation needs a stipulation such as #2"));
+                return Err(site.at(t, "Stipulation needs a stipulation such as #2"));
             };
-            d.stipulation = Some(Stipulation::parse(s.text).map_err(|m| ctx.at(&s, m))?);
+            d.stipulation = Some(Stipulation::parse(s.text).map_err(|m| site.at(&s, m))?);
         }
         "SStipulation" => {
-            return Err(ctx.at(
+            return Err(site.at(
                 t,
                 "structured stipulations (SStipulation) are not supported; use Stipulation",
             ));
         }
-        "LaTeX" | "LaTeXPieces" => return Err(ctx.at(t, format!("'{name}' is not supported"))),
+        "LaTeX" | "LaTeXPieces" => return Err(site.at(t, format!("'{name}' is not supported"))),
         "InitialGameArray" => d.placements.extend(initial_game_array(t)),
         _ => {
             // Forsyth
             let Some(f) = lx.next_tok() else {
-                return Err(ctx.at(t, "Forsyth needs a position"));
+                return Err(site.at(t, "Forsyth needs a position"));
             };
-            d.placements.extend(parse_forsyth(ctx, &f)?);
+            d.placements.extend(parse_forsyth(site, &f)?);
         }
     }
     Ok(lx.next_tok())
@@ -1336,7 +1385,7 @@ fn body_command<'a>(
 /// Reads the twins (`Twin` / `ZeroPosition` sections) up to the end of the problem.
 fn parse_twins<'a>(
     lx: &mut Lexer<'a>,
-    ctx: &Ctx,
+    site: &ErrorSite,
     mut d: Draft,
     first: Tok<'a>,
 ) -> Result<(Draft, End), ProblemError> {
@@ -1344,7 +1393,7 @@ fn parse_twins<'a>(
     loop {
         let zero = matches!(kw(t.text, ENDS), Kw::One("ZeroPosition"));
         if zero && !d.twins.is_empty() {
-            return Err(ctx.at(&t, "ZeroPosition must come before the first Twin"));
+            return Err(site.at(&t, "ZeroPosition must come before the first Twin"));
         }
         let zero_problem = if zero {
             true
@@ -1352,9 +1401,9 @@ fn parse_twins<'a>(
             d.twins.first().is_some_and(|tw| tw.label == "a")
         };
         let label = twin_label(d.twins.len() + usize::from(!zero_problem));
-        let (continued, commands, mut tok) = parse_twin_commands(lx, ctx, true)?;
+        let (continued, commands, mut tok) = parse_twin_commands(lx, site, true)?;
         if zero && continued {
-            return Err(ctx.at(&t, "ZeroPosition cannot be Continued"));
+            return Err(site.at(&t, "ZeroPosition cannot be Continued"));
         }
         d.twins.push(Twin {
             label,
@@ -1364,7 +1413,7 @@ fn parse_twins<'a>(
         });
         loop {
             let Some(n) = tok else {
-                return Err(ctx.err(
+                return Err(site.err(
                     d.line,
                     0,
                     format!("the problem starting at line {} has no EndProblem", d.line),
@@ -1390,12 +1439,12 @@ fn parse_twins<'a>(
                     break;
                 }
                 Class::Body(other) => {
-                    return Err(ctx.at(
+                    return Err(site.at(
                         &n,
                         format!("{other} cannot follow a Twin: put it before the first Twin"),
                     ));
                 }
-                other => return Err(unknown_keyword(ctx, &n, other)),
+                other => return Err(unknown_keyword(site, &n, other)),
             }
         }
     }
@@ -1542,7 +1591,7 @@ mod tests {
 
     #[test]
     fn forsyth() {
-        let ctx = Ctx {
+        let site = ErrorSite {
             file: "t",
             prefix: String::new(),
         };
@@ -1551,7 +1600,7 @@ mod tests {
             line: 1,
             col: 1,
         };
-        let p = parse_forsyth(&ctx, &t).unwrap();
+        let p = parse_forsyth(&site, &t).unwrap();
         let got: Vec<String> = p
             .iter()
             .map(|p| format!("{}{}{}", p.color, p.code, p.square))

@@ -18,7 +18,7 @@ use crate::core::square::{file_of, rank_of, square};
 use crate::core::{Color, Kind, NO_SQUARE, Piece, Square, parse_square, square_name};
 use crate::position::Position;
 use crate::rules::Condition;
-use crate::search::Stipulation;
+use crate::search::{SearchInput, SearchOptions, Stipulation};
 use std::fmt;
 use std::path::Path;
 
@@ -91,6 +91,24 @@ impl Default for Options {
             intelligent: false,
             max_time: None,
             move_numbers: false,
+        }
+    }
+}
+
+impl Options {
+    /// The options the search reads (the printing ones, `NoBoard`, `Intelligent` and
+    /// `MaxTime`, stay here).
+    pub fn search_options(&self) -> SearchOptions {
+        SearchOptions {
+            tries: self.tries,
+            defence: self.defence,
+            set_play: self.set_play,
+            threat: self.threat,
+            no_threat: self.no_threat,
+            max_solutions: self.max_solutions,
+            variations: self.variations,
+            short_variations_off: self.short_variations_off,
+            move_numbers: self.move_numbers,
         }
     }
 }
@@ -186,13 +204,25 @@ pub struct TwinInstance {
     pub condition: Condition,
 }
 
+impl TwinInstance {
+    /// What the search needs of this twin: its label, diagram and stipulation (the
+    /// condition is the rules' the search is given).
+    pub fn search_input(&self) -> SearchInput {
+        SearchInput {
+            label: self.label.clone(),
+            position: self.position,
+            stipulation: self.stipulation,
+        }
+    }
+}
+
 // ---------------------------------------------------------------------------------------
 // Loading files
 // ---------------------------------------------------------------------------------------
 
 /// The formats chainmate reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Format {
+pub enum SourceFormat {
     /// YACPDB / Olive YAML (`.yaml`, `.yml`, `.olv`), one problem per document.
     Yaml,
     /// Popeye input (`.inp`, `.pop`).
@@ -201,14 +231,14 @@ pub enum Format {
     Fen,
 }
 
-impl Format {
+impl SourceFormat {
     /// The format a file name's extension stands for, if any (case-insensitive).
-    pub fn from_extension(path: &Path) -> Option<Format> {
+    pub fn from_extension(path: &Path) -> Option<SourceFormat> {
         let ext = path.extension()?.to_str()?.to_ascii_lowercase();
         match ext.as_str() {
-            "yaml" | "yml" | "olv" => Some(Format::Yaml),
-            "inp" | "pop" => Some(Format::Popeye),
-            "fen" => Some(Format::Fen),
+            "yaml" | "yml" | "olv" => Some(SourceFormat::Yaml),
+            "inp" | "pop" => Some(SourceFormat::Popeye),
+            "fen" => Some(SourceFormat::Fen),
             _ => None,
         }
     }
@@ -216,7 +246,7 @@ impl Format {
     /// Guesses the format from the text: `BeginProblem` (or an abbreviation of it) first
     /// means Popeye, a first line whose first field has the 7 slashes of a FEN board means
     /// FEN, anything else is taken as YAML.
-    pub fn sniff(text: &str) -> Format {
+    pub fn sniff(text: &str) -> SourceFormat {
         let first_word = text
             .split(|c: char| c.is_whitespace() || c == ';' || c == ',')
             .find(|w| !w.is_empty());
@@ -224,7 +254,7 @@ impl Format {
             let lw = w.to_ascii_lowercase();
             let begins = ["beginproblem", "anfangproblem", "debutprobleme"];
             if lw.len() >= 4 && begins.iter().any(|b| b.starts_with(&lw)) {
-                return Format::Popeye;
+                return SourceFormat::Popeye;
             }
         }
         let first_line = text
@@ -234,17 +264,18 @@ impl Format {
         if let Some(l) = first_line {
             let field = l.split([' ', ';', '\t']).next().unwrap_or("");
             if field.matches('/').count() == 7 && !l.contains(": ") {
-                return Format::Fen;
+                return SourceFormat::Fen;
             }
         }
-        Format::Yaml
+        SourceFormat::Yaml
     }
 }
 
 /// Reads every problem of a file. The format comes from the extension (`.yaml`, `.yml`,
 /// `.olv`: YAML; `.inp`, `.pop`: Popeye; `.fen`: FEN lines); other extensions are sniffed
-/// with [`Format::sniff`]. Text that is not UTF-8 is read as Latin-1 (old Popeye files).
-/// The first bad problem's error is returned; [`load_file_all`] keeps the good ones.
+/// with [`SourceFormat::sniff`]. Text that is not UTF-8 is read as Latin-1 (old Popeye
+/// files). The first bad problem's error is returned; [`load_file_all`] keeps the good
+/// ones.
 pub fn load_file(path: &Path) -> Result<Vec<Problem>, ProblemError> {
     let (problems, mut errors) = load_file_all(path);
     if errors.is_empty() {
@@ -288,28 +319,36 @@ pub fn load_file_all(path: &Path) -> (Vec<Problem>, Vec<ProblemError>) {
         Err(e) => e.into_bytes().iter().map(|&b| b as char).collect(),
     };
     let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
-    let format = Format::from_extension(path).unwrap_or_else(|| Format::sniff(text));
+    let format = SourceFormat::from_extension(path).unwrap_or_else(|| SourceFormat::sniff(text));
     parse_text_all(&file, text, format)
 }
 
 /// Reads every problem of a text in the given format; `file` names it in errors.
-pub fn parse_text(file: &str, text: &str, format: Format) -> Result<Vec<Problem>, ProblemError> {
+pub fn parse_text(
+    file: &str,
+    text: &str,
+    format: SourceFormat,
+) -> Result<Vec<Problem>, ProblemError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     match format {
-        Format::Yaml => yaml::parse_yaml(file, text),
-        Format::Popeye => inp::parse_inp(file, text),
-        Format::Fen => fen::parse_fen_file(file, text),
+        SourceFormat::Yaml => yaml::parse_yaml(file, text),
+        SourceFormat::Popeye => inp::parse_inp(file, text),
+        SourceFormat::Fen => fen::parse_fen_file(file, text),
     }
 }
 
 /// [`parse_text`], keeping the good problems of a file with bad ones (YAML documents and
 /// Popeye problems are read one by one; a FEN file is read as a whole).
-pub fn parse_text_all(file: &str, text: &str, format: Format) -> (Vec<Problem>, Vec<ProblemError>) {
+pub fn parse_text_all(
+    file: &str,
+    text: &str,
+    format: SourceFormat,
+) -> (Vec<Problem>, Vec<ProblemError>) {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     match format {
-        Format::Yaml => yaml::parse_yaml_all(file, text),
-        Format::Popeye => inp::parse_inp_all(file, text),
-        Format::Fen => match fen::parse_fen_file(file, text) {
+        SourceFormat::Yaml => yaml::parse_yaml_all(file, text),
+        SourceFormat::Popeye => inp::parse_inp_all(file, text),
+        SourceFormat::Fen => match fen::parse_fen_file(file, text) {
             Ok(ps) => (ps, vec![]),
             Err(e) => (vec![], vec![e]),
         },
@@ -637,14 +676,32 @@ impl Draft {
         prefix: &str,
         missing_stipulation_hint: &str,
     ) -> Result<Problem, ProblemError> {
-        let err = |line: Option<usize>, column: Option<usize>, m: String| ProblemError {
-            file: file.to_string(),
-            line,
-            column,
-            message: format!("{prefix}{m}"),
+        let err = draft_error(file, prefix);
+        let condition = self.condition(&err)?;
+        let Some(stipulation) = self.stipulation else {
+            return Err(err(
+                self.problem_line(),
+                None,
+                format!("the problem has no stipulation{missing_stipulation_hint}"),
+            ));
         };
-        let problem_line = Some(self.line).filter(|&l| l > 0);
-        // Condition: at most one besides orthodox.
+        let mut position = self.diagram(file, prefix, condition)?;
+        self.complete_position(&mut position, condition, &err)?;
+        let problem = self.into_problem(file, position, stipulation, condition);
+        problem.twin_instances().map_err(|e| ProblemError {
+            message: format!("{prefix}{}", e.message),
+            ..e
+        })?;
+        Ok(problem)
+    }
+
+    /// The line the problem starts on, when known.
+    fn problem_line(&self) -> Option<usize> {
+        Some(self.line).filter(|&l| l > 0)
+    }
+
+    /// The problem's condition: at most one besides orthodox.
+    fn condition(&self, err: &DraftError) -> Result<Condition, ProblemError> {
         let mut condition = Condition::Orthodox;
         for &(c, l, col) in &self.conditions {
             if c == Condition::Orthodox || c == condition {
@@ -652,7 +709,7 @@ impl Draft {
             }
             if condition != Condition::Orthodox {
                 return Err(err(
-                    l.or(problem_line),
+                    l.or(self.problem_line()),
                     col,
                     format!(
                         "more than one condition ({} and {}): chainmate solves one condition per problem",
@@ -663,21 +720,25 @@ impl Draft {
             }
             condition = c;
         }
-        let Some(stipulation) = self.stipulation else {
-            return Err(err(
+        Ok(condition)
+    }
+
+    /// The checked diagram, from the FEN or the pieces (not both), with the castling rights
+    /// of the FEN or of the home convention.
+    fn diagram(
+        &self,
+        file: &str,
+        prefix: &str,
+        condition: Condition,
+    ) -> Result<Position, ProblemError> {
+        let err = draft_error(file, prefix);
+        let problem_line = self.problem_line();
+        match (&self.fen, self.placements.is_empty()) {
+            (Some(_), false) => Err(err(
                 problem_line,
                 None,
-                format!("the problem has no stipulation{missing_stipulation_hint}"),
-            ));
-        };
-        let mut position = match (&self.fen, self.placements.is_empty()) {
-            (Some(_), false) => {
-                return Err(err(
-                    problem_line,
-                    None,
-                    "the diagram is given twice (pieces and FEN): give one".into(),
-                ));
-            }
+                "the diagram is given twice (pieces and FEN): give one".into(),
+            )),
             (Some(f), true) => {
                 if let Err(e) = check_position(&f.position, condition) {
                     return Err(err(f.line.or(problem_line), f.column, e.message));
@@ -695,22 +756,32 @@ impl Draft {
                 if !f.explicit_castling {
                     p.castling = p.home_castling_rights();
                 }
-                p
+                Ok(p)
             }
             (None, _) => validate_position(file, problem_line, &self.placements, condition)
                 .map_err(|e| ProblemError {
                     message: format!("{prefix}{}", e.message),
                     ..e
-                })?,
-        };
+                }),
+        }
+    }
+
+    /// Applies the castling rights, the en-passant square and the pockets the file gives
+    /// to the diagram, and finishes it ([`finish_position`]).
+    fn complete_position(
+        &self,
+        position: &mut Position,
+        condition: Condition,
+        err: &DraftError,
+    ) -> Result<(), ProblemError> {
         if let Some(c) = self.castling {
             position.castling = c;
         }
         position.castling &= !self.no_castling;
         if let Some(ep) = &self.ep {
-            position.ep = ep_square(&position, &ep.squares, condition).map_err(|m| {
+            position.ep = ep_square(position, &ep.squares, condition).map_err(|m| {
                 err(
-                    ep.line.or(problem_line),
+                    ep.line.or(self.problem_line()),
                     ep.column,
                     format!("en passant '{}': {m}", ep.text),
                 )
@@ -721,8 +792,19 @@ impl Draft {
                 position.pockets[c.idx()] = Some(k);
             }
         }
-        finish_position(&mut position);
-        let problem = Problem {
+        finish_position(position);
+        Ok(())
+    }
+
+    /// The problem of this draft, with its checked diagram, stipulation and condition.
+    fn into_problem(
+        self,
+        file: &str,
+        position: Position,
+        stipulation: Stipulation,
+        condition: Condition,
+    ) -> Problem {
+        Problem {
             file: file.to_string(),
             line: self.line,
             index: self.index,
@@ -750,12 +832,23 @@ impl Draft {
             twins: self.twins,
             solution: self.solution,
             yacpdb_id: self.yacpdb_id,
-        };
-        problem.twin_instances().map_err(|e| ProblemError {
-            message: format!("{prefix}{}", e.message),
-            ..e
-        })?;
-        Ok(problem)
+        }
+    }
+}
+
+/// Makes a draft's errors from (line, column, message).
+type DraftError<'a> = dyn Fn(Option<usize>, Option<usize>, String) -> ProblemError + 'a;
+
+/// The [`DraftError`] of `file`: each message after `prefix`.
+fn draft_error<'a>(
+    file: &'a str,
+    prefix: &'a str,
+) -> impl Fn(Option<usize>, Option<usize>, String) -> ProblemError + 'a {
+    move |line, column, m| ProblemError {
+        file: file.to_string(),
+        line,
+        column,
+        message: format!("{prefix}{m}"),
     }
 }
 

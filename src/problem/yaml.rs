@@ -14,7 +14,7 @@
 
 use super::fen::read_fen;
 use super::inp::{
-    Ctx, Lexer, PieceTok, Tok, apply_entry, classify_piece_token, parse_twin_commands,
+    ErrorSite, Lexer, PieceTok, Tok, apply_entry, classify_piece_token, parse_twin_commands,
 };
 use super::inp::{resolve_conditions, square_list};
 use super::{
@@ -123,11 +123,11 @@ pub fn parse_yaml_all(file: &str, text: &str) -> (Vec<Problem>, Vec<ProblemError
             continue;
         };
         let index = problems.len() + errors.len();
-        let ctx = Ctx {
+        let site = ErrorSite {
             file,
             prefix: format!("problem {}: ", index + 1),
         };
-        match read_document(&ctx, &doc, content_line, index) {
+        match read_document(&site, &doc, content_line, index) {
             Ok(Some(p)) => problems.push(p),
             Ok(None) => {}
             Err(e) => errors.push(e),
@@ -148,13 +148,13 @@ pub fn parse_yaml_all(file: &str, text: &str) -> (Vec<Problem>, Vec<ProblemError
 
 /// One document's problem (`None` for an empty document).
 fn read_document(
-    ctx: &Ctx,
+    site: &ErrorSite,
     doc: &Doc,
     content_line: usize,
     index: usize,
 ) -> Result<Option<Problem>, ProblemError> {
     if let Some((line, col)) = too_deep_flow(doc.text) {
-        return Err(ctx.err(
+        return Err(site.err(
             line + doc.first_line - 1,
             col,
             format!(
@@ -163,12 +163,12 @@ fn read_document(
             ),
         ));
     }
-    let value: Value = serde_yaml::from_str(doc.text).map_err(|e| syntax_error(ctx, doc, &e))?;
+    let value: Value = serde_yaml::from_str(doc.text).map_err(|e| syntax_error(site, doc, &e))?;
     let map = match value {
         Value::Null => return Ok(None),
         Value::Mapping(m) => m,
         _ => {
-            return Err(ctx.err(
+            return Err(site.err(
                 content_line,
                 1,
                 "expected the fields of a problem (algebraic:, stipulation:, ...), not a single value or a list",
@@ -176,7 +176,7 @@ fn read_document(
         }
     };
     let reader = Reader {
-        ctx,
+        site,
         doc,
         map: &map,
     };
@@ -368,7 +368,7 @@ fn too_deep_flow(text: &str) -> Option<(usize, usize)> {
 }
 
 /// A serde_yaml syntax error, with its line made relative to the file.
-fn syntax_error(ctx: &Ctx, doc: &Doc, e: &serde_yaml::Error) -> ProblemError {
+fn syntax_error(site: &ErrorSite, doc: &Doc, e: &serde_yaml::Error) -> ProblemError {
     let shift = doc.first_line - 1;
     let mut msg = e.to_string();
     // serde_yaml says "... at line L column C"; the location goes into the error itself,
@@ -393,12 +393,12 @@ fn syntax_error(ctx: &Ctx, doc: &Doc, e: &serde_yaml::Error) -> ProblemError {
     }
     out.push_str(rest);
     match e.location() {
-        Some(loc) => ctx.err(
+        Some(loc) => site.err(
             loc.line() + shift,
             loc.column(),
             format!("YAML syntax error: {out}"),
         ),
-        None => ctx.err(
+        None => site.err(
             doc.content_line.unwrap_or(doc.first_line),
             0,
             format!("YAML error: {out}"),
@@ -520,7 +520,7 @@ fn render_award(v: &Value, source_name: Option<String>) -> Option<String> {
 }
 
 struct Reader<'r> {
-    ctx: &'r Ctx<'r>,
+    site: &'r ErrorSite<'r>,
     doc: &'r Doc<'r>,
     map: &'r Mapping,
 }
@@ -668,7 +668,7 @@ impl Reader<'_> {
     }
 
     fn err_at(&self, (line, col): (usize, usize), m: impl AsRef<str>) -> ProblemError {
-        self.ctx.err(line, col, m)
+        self.site.err(line, col, m)
     }
 
     fn text_field(&self, key: &str) -> Result<Option<String>, ProblemError> {
@@ -695,12 +695,12 @@ impl Reader<'_> {
                 col,
             };
             d.conditions
-                .extend(resolve_conditions(self.ctx, &at, &toks)?);
+                .extend(resolve_conditions(self.site, &at, &toks)?);
         }
         if let Some(v) = get(self.map, "options") {
             for entry in texts(v) {
                 let (line, col) = self.loc("options", &entry);
-                apply_entry(self.ctx, &mut d, &entry, line, col)?;
+                apply_entry(self.site, &mut d, &entry, line, col)?;
             }
         }
         self.castling_and_ep(&mut d)?;
@@ -741,8 +741,8 @@ impl Reader<'_> {
             None => self.text_field("distinction")?,
         };
         d.build(
-            self.ctx.file,
-            &self.ctx.prefix,
+            self.site.file,
+            &self.site.prefix,
             " (add e.g. `stipulation: \"#2\"`)",
         )
     }
@@ -862,7 +862,7 @@ impl Reader<'_> {
             return Ok(());
         };
         if let Some(a) = attrs.first() {
-            return Err(self.ctx.err(
+            return Err(self.site.err(
                 line,
                 col,
                 format!("piece attribute '{a}' in '{entry}' is not supported (chainmate has no piece attributes)"),
@@ -893,7 +893,7 @@ impl Reader<'_> {
                 } else {
                     String::new()
                 };
-                Err(self.ctx.err(
+                Err(self.site.err(
                     line,
                     pcol,
                     format!(
@@ -922,7 +922,7 @@ impl Reader<'_> {
                             'k' => BLACK_KINGSIDE,
                             'q' => BLACK_QUEENSIDE,
                             _ => {
-                                return Err(self.ctx.err(
+                                return Err(self.site.err(
                                     at.0,
                                     at.1 + i,
                                     format!("castling '{s}': expected letters from KQkq, or \"-\" for none"),
@@ -941,7 +941,7 @@ impl Reader<'_> {
                 line,
                 col,
             };
-            let squares = square_list(self.ctx, &t)?;
+            let squares = square_list(self.site, &t)?;
             d.ep = Some(EpSpec {
                 squares,
                 text: ep.trim().to_string(),
@@ -1017,7 +1017,7 @@ impl Reader<'_> {
             let text = scalar(v).unwrap_or_default();
             let (line, col) = self.loc("twins", &text);
             let mut lx = Lexer::new(&text, line, col);
-            let (continued, commands, _) = parse_twin_commands(&mut lx, self.ctx, false)?;
+            let (continued, commands, _) = parse_twin_commands(&mut lx, self.site, false)?;
             twins.push(Twin {
                 label,
                 continued: plus || continued,
@@ -1034,91 +1034,107 @@ impl Reader<'_> {
 /// Problems written in the YACPDB schema (a multi-document stream), with our extensions
 /// (`condition`, `castling` as NoCastling squares, `enpassant`) where needed.
 pub fn problems_to_yaml(problems: &[super::Problem]) -> String {
-    use serde_yaml::{Mapping, Value};
     let mut out = String::new();
     for p in problems {
-        let mut m = Mapping::new();
-        let s = |x: &str| Value::String(x.to_string());
-        if !p.authors.is_empty() {
-            m.insert(
-                s("authors"),
-                Value::Sequence(p.authors.iter().map(|a| s(a)).collect()),
-            );
-        }
-        if let Some(x) = &p.source {
-            m.insert(s("source"), s(x));
-        }
-        if let Some(x) = &p.award {
-            m.insert(s("award"), s(x));
-        }
-        if let Some(x) = &p.title {
-            m.insert(s("title"), s(x));
-        }
-        if let Some(x) = &p.remark {
-            m.insert(s("remark"), s(x));
-        }
-        m.insert(s("stipulation"), s(&p.stipulation.to_string()));
-        let mut options: Vec<Value> = vec![];
-        if p.condition != crate::rules::Condition::Orthodox {
-            options.push(s(p.condition.name()));
-        }
-        options.extend(p.option_words().iter().map(|o| s(o)));
-        let nc = p.no_castling_squares();
-        if !nc.is_empty() {
-            options.push(s(&format!("NoCastling {}", nc.join(" "))));
-        }
-        if p.position.ep != crate::core::NO_SQUARE {
-            options.push(s(&format!(
-                "EnPassant {}",
-                crate::core::square_name(p.position.ep)
-            )));
-        }
-        if !options.is_empty() {
-            m.insert(s("options"), Value::Sequence(options));
-        }
-        let mut alg = Mapping::new();
-        for (name, c) in [
-            ("white", crate::core::Color::White),
-            ("black", crate::core::Color::Black),
-        ] {
-            alg.insert(
-                s(name),
-                Value::Sequence(p.piece_words(c).iter().map(|w| s(w)).collect()),
-            );
-        }
-        m.insert(s("algebraic"), Value::Mapping(alg));
-        if !p.twins.is_empty() {
-            let mut tw = Mapping::new();
-            for t in &p.twins {
-                let cmds: Vec<String> = t.commands.iter().map(super::command_text).collect();
-                let text = if t.continued {
-                    format!("Continued {}", cmds.join(" "))
-                } else {
-                    cmds.join(" ")
-                };
-                tw.insert(s(&t.label), s(&text));
-            }
-            m.insert(s("twins"), Value::Mapping(tw));
-        }
-        if let Some(x) = &p.solution {
-            m.insert(s("solution"), s(x));
-        }
-        if !p.keywords.is_empty() {
-            m.insert(
-                s("keywords"),
-                Value::Sequence(p.keywords.iter().map(|k| s(k)).collect()),
-            );
-        }
-        if !p.comments.is_empty() {
-            m.insert(
-                s("comments"),
-                Value::Sequence(p.comments.iter().map(|k| s(k)).collect()),
-            );
-        }
         out.push_str("---\n");
-        out.push_str(&serde_yaml::to_string(&Value::Mapping(m)).unwrap_or_default());
+        out.push_str(
+            &serde_yaml::to_string(&Value::Mapping(problem_mapping(p))).unwrap_or_default(),
+        );
     }
     out
+}
+
+/// A YAML string.
+fn string_value(x: &str) -> Value {
+    Value::String(x.to_string())
+}
+
+/// A YAML sequence of strings.
+fn string_values(v: &[String]) -> Value {
+    Value::Sequence(v.iter().map(|x| string_value(x)).collect())
+}
+
+/// One problem as a YACPDB document, its fields in the schema's order.
+fn problem_mapping(p: &super::Problem) -> Mapping {
+    let mut m = Mapping::new();
+    if !p.authors.is_empty() {
+        m.insert(string_value("authors"), string_values(&p.authors));
+    }
+    for (key, x) in [
+        ("source", &p.source),
+        ("award", &p.award),
+        ("title", &p.title),
+        ("remark", &p.remark),
+    ] {
+        if let Some(x) = x {
+            m.insert(string_value(key), string_value(x));
+        }
+    }
+    m.insert(
+        string_value("stipulation"),
+        string_value(&p.stipulation.to_string()),
+    );
+    let options = option_entries(p);
+    if !options.is_empty() {
+        m.insert(string_value("options"), string_values(&options));
+    }
+    let mut alg = Mapping::new();
+    for (name, c) in [("white", Color::White), ("black", Color::Black)] {
+        alg.insert(string_value(name), string_values(&p.piece_words(c)));
+    }
+    m.insert(string_value("algebraic"), Value::Mapping(alg));
+    if !p.twins.is_empty() {
+        m.insert(
+            string_value("twins"),
+            Value::Mapping(twin_mapping(&p.twins)),
+        );
+    }
+    if let Some(x) = &p.solution {
+        m.insert(string_value("solution"), string_value(x));
+    }
+    if !p.keywords.is_empty() {
+        m.insert(string_value("keywords"), string_values(&p.keywords));
+    }
+    if !p.comments.is_empty() {
+        m.insert(string_value("comments"), string_values(&p.comments));
+    }
+    m
+}
+
+/// The `options` entries: the condition, Popeye's option words, the castling rights taken
+/// away and the en-passant square.
+fn option_entries(p: &super::Problem) -> Vec<String> {
+    let mut options = vec![];
+    if p.condition != crate::rules::Condition::Orthodox {
+        options.push(p.condition.name().to_string());
+    }
+    options.extend(p.option_words());
+    let nc = p.no_castling_squares();
+    if !nc.is_empty() {
+        options.push(format!("NoCastling {}", nc.join(" ")));
+    }
+    if p.position.ep != crate::core::NO_SQUARE {
+        options.push(format!(
+            "EnPassant {}",
+            crate::core::square_name(p.position.ep)
+        ));
+    }
+    options
+}
+
+/// The `twins` map: label to commands (a continued twin's start with `Continued`).
+fn twin_mapping(twins: &[super::Twin]) -> Mapping {
+    let mut tw = Mapping::new();
+    for t in twins {
+        let cmds: Vec<String> = t.commands.iter().map(super::command_text).collect();
+        let line = if t.continued {
+            format!("Continued {}", cmds.join(" "))
+        } else {
+            cmds.join(" ")
+        };
+        tw.insert(string_value(&t.label), string_value(&line));
+    }
+    tw
 }
 
 /// Serialises any result structure as YAML (used by `--format yaml`).

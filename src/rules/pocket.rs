@@ -167,7 +167,7 @@ mod tests {
     /// the independent implementation, the rest by hand), and nothing else does.
     #[test]
     fn drop_mates_are_the_complete_set_of_keys() {
-        use crate::problem::{Options, TwinInstance};
+        use crate::problem::TwinInstance;
         use crate::search::Stipulation;
         use crate::search::solve::{Settings, solve_twin};
         let pos = Position::from_fen("8/8/8/8/8/8/8/k1K5[Q] w - - 0 1").unwrap();
@@ -180,12 +180,16 @@ mod tests {
             condition: Condition::PocketMutation,
         };
         let settings = Settings {
-            options: Options::default(),
+            options: Default::default(),
             threads: 1,
             hash_mb: 4,
             ..Settings::default()
         };
-        let r = solve_twin(&inst, &Rules::new(Condition::PocketMutation), &settings);
+        let r = solve_twin(
+            &inst.search_input(),
+            &Rules::new(Condition::PocketMutation),
+            &settings,
+        );
         let mut keys: Vec<String> = r.keys.iter().map(|k| k.text.clone()).collect();
         keys.sort();
         assert_eq!(

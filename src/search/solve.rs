@@ -3,6 +3,7 @@
 //! so the output is the same for every thread count.
 
 use super::engine::{Battle, Ctx, Engine, SeriesEnd};
+use super::input::{SearchInput, SearchOptions};
 use super::result::{MoveInfo, TryInfo, TwinResult};
 use super::stipulation::{Play, Stipulation};
 use super::tree;
@@ -11,7 +12,6 @@ use crate::core::Color;
 use crate::moves::Move;
 use crate::output::notation::Style;
 use crate::position::Position;
-use crate::problem::{Options, TwinInstance};
 use crate::rules::Rules;
 use rayon::prelude::*;
 use std::sync::Arc;
@@ -21,7 +21,7 @@ use std::time::Instant;
 /// How to solve (beyond the problem itself).
 #[derive(Clone)]
 pub struct Settings {
-    pub options: Options,
+    pub options: SearchOptions,
     /// Worker threads (0 = all cores).
     pub threads: usize,
     pub hash_mb: usize,
@@ -34,7 +34,7 @@ pub struct Settings {
 impl Default for Settings {
     fn default() -> Self {
         Settings {
-            options: Options::default(),
+            options: SearchOptions::default(),
             threads: 0,
             hash_mb: 1024,
             stop: Arc::new(AtomicBool::new(false)),
@@ -48,14 +48,14 @@ impl Default for Settings {
 pub use super::stipulation::MAX_BATTLE_MOVES;
 
 /// The position with the side that starts the stipulation to move.
-pub fn start_position(inst: &TwinInstance) -> Position {
-    let s = inst.stipulation;
+pub fn start_position(input: &SearchInput) -> Position {
+    let s = input.stipulation;
     let black_starts = match s.play {
         Play::Help => !s.half,
         Play::SeriesHelp => true,
         _ => false,
     };
-    let mut pos = inst.position;
+    let mut pos = input.position;
     pos.side = if black_starts {
         Color::Black
     } else {
@@ -66,34 +66,65 @@ pub fn start_position(inst: &TwinInstance) -> Position {
     pos
 }
 
-/// Solves one twin.
-pub fn solve_twin(inst: &TwinInstance, rules: &Rules, settings: &Settings) -> TwinResult {
+/// Solves one twin under `rules` (whose condition the result names).
+pub fn solve_twin(input: &SearchInput, rules: &Rules, settings: &Settings) -> TwinResult {
     let started = Instant::now();
-    let threads = if settings.threads == 0 {
-        rayon::current_num_threads().max(1)
-    } else {
-        settings.threads
-    };
-    // Inside a pool of the right size already (one pool for a whole run), the search runs
-    // there; otherwise in a pool of its own, or where it is when the system refuses one.
-    let pool = (threads != rayon::current_num_threads()).then(|| {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .ok()
-    });
+    let pool = thread_pool(settings.threads);
     let rules = &rules.clone().with_stop(settings.stop.clone());
-    let stip = inst.stipulation;
+    let stip = input.stipulation;
     // The table starts small and grows up to `--hash` as the search fills it.
     let tt = Tt::acquire(settings.hash_mb);
     let mut engine = Engine::new(rules, stip.goal, &tt, &settings.stop);
     engine.threat_limit = settings.options.threat;
-    let pos = start_position(inst);
-    let mut result = TwinResult {
-        twin: inst.label.clone(),
-        fen: inst.position.to_fen(),
+    let pos = start_position(input);
+    let mut result = empty_result(input, rules);
+    if rules.other_side_in_check(&pos) {
+        result
+            .notes
+            .push("the side not to move is in check: illegal position".into());
+        result.seconds = started.elapsed().as_secs_f64();
+        return result;
+    }
+    if settings.options.move_numbers {
+        result.move_numbers = move_number_lines(rules, &pos);
+    }
+    let mut search = || search_stipulation(&engine, &pos, stip, settings, &mut result);
+    match pool {
+        Some(pool) => pool.install(search),
+        None => search(),
+    }
+    result.complete = !settings.stop.load(Ordering::Relaxed);
+    result.nodes = engine.nodes.load(Ordering::Relaxed);
+    result.seconds = started.elapsed().as_secs_f64();
+    result
+}
+
+/// The pool to search in when the current one has the wrong size (`threads`, 0 = all
+/// cores). `None`: search where the caller is, either because its pool is the right size
+/// already (one pool for a whole run) or because the system refuses a new one.
+fn thread_pool(threads: usize) -> Option<rayon::ThreadPool> {
+    let threads = if threads == 0 {
+        rayon::current_num_threads().max(1)
+    } else {
+        threads
+    };
+    if threads == rayon::current_num_threads() {
+        return None;
+    }
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .ok()
+}
+
+/// The result of a twin before the search: what it is, nothing found yet.
+fn empty_result(input: &SearchInput, rules: &Rules) -> TwinResult {
+    let stip = input.stipulation;
+    TwinResult {
+        twin: input.label.clone(),
+        fen: input.position.to_fen(),
         stipulation: stip.to_string(),
-        condition: inst.condition.name().to_string(),
+        condition: rules.condition.name().to_string(),
         keys: vec![],
         tries: vec![],
         lines: vec![],
@@ -113,51 +144,42 @@ pub fn solve_twin(inst: &TwinInstance, rules: &Rules, settings: &Settings) -> Tw
         seconds: 0.0,
         notes: vec![],
         move_numbers: vec![],
-    };
-    if rules.other_side_in_check(&pos) {
-        result
-            .notes
-            .push("the side not to move is in check: illegal position".into());
-        result.seconds = started.elapsed().as_secs_f64();
-        return result;
     }
-    if settings.options.move_numbers {
-        // Popeye's MoveNumbers lines, in generation order (the same for every thread
-        // count): the number and the first move, with "+" when it checks.
-        let roots = rules.legal_moves(&pos);
-        let quiet = rules.without_stop();
-        result.move_numbers = roots
-            .iter()
-            .enumerate()
-            .map(|(i, (m, child))| {
-                let check = if quiet.in_check(child) { " +" } else { "" };
-                let body = crate::output::notation::move_body(&quiet, &pos, *m, Style::Long);
-                format!("{:3}  ({body}{check} )", i + 1)
-            })
-            .collect();
-    }
-    let mut search = || match stip.play {
-        Play::Direct | Play::Self_ | Play::Reflex => {
-            let battle = match stip.play {
-                Play::Direct => Battle::Direct,
-                Play::Self_ => Battle::Self_,
-                _ => Battle::Reflex,
-            };
-            solve_battle(&engine, battle, &pos, stip, settings, &mut result)
-        }
-        Play::Help => solve_help(&engine, &pos, stip, settings, &mut result),
+}
+
+/// Popeye's MoveNumbers lines, in generation order (the same for every thread count): the
+/// number and the first move, with "+" when it checks.
+fn move_number_lines(rules: &Rules, pos: &Position) -> Vec<String> {
+    let roots = rules.legal_moves(pos);
+    let quiet = rules.without_stop();
+    roots
+        .iter()
+        .enumerate()
+        .map(|(i, (m, child))| {
+            let check = if quiet.in_check(child) { " +" } else { "" };
+            let body = crate::output::notation::move_body(&quiet, pos, *m, Style::Long);
+            format!("{:3}  ({body}{check} )", i + 1)
+        })
+        .collect()
+}
+
+/// Runs the solver of the stipulation's kind of play.
+fn search_stipulation(
+    engine: &Engine,
+    pos: &Position,
+    stip: Stipulation,
+    settings: &Settings,
+    out: &mut TwinResult,
+) {
+    match stip.play {
+        Play::Direct => solve_battle(engine, Battle::Direct, pos, stip, settings, out),
+        Play::Self_ => solve_battle(engine, Battle::Self_, pos, stip, settings, out),
+        Play::Reflex => solve_battle(engine, Battle::Reflex, pos, stip, settings, out),
+        Play::Help => solve_help(engine, pos, stip, settings, out),
         Play::Series | Play::SeriesHelp | Play::SeriesSelf => {
-            solve_series(&engine, &pos, stip, settings, &mut result)
+            solve_series(engine, pos, stip, settings, out)
         }
-    };
-    match pool.flatten() {
-        Some(pool) => pool.install(search),
-        None => search(),
     }
-    result.complete = !settings.stop.load(Ordering::Relaxed);
-    result.nodes = engine.nodes.load(Ordering::Relaxed);
-    result.seconds = started.elapsed().as_secs_f64();
-    result
 }
 
 fn report(settings: &Settings, done: &AtomicU64, total: usize) {
@@ -412,6 +434,28 @@ fn final_moves(
 
 // ----- battle play -----
 
+/// What the parallel pass found for one first move in battle play.
+#[derive(Default)]
+struct RootVerdict {
+    /// The defender's refutations: empty for a key; capped at defence+1 when tries are
+    /// wanted (at 1 otherwise); `None` when the move fails without a defence to name.
+    refutations: Option<Vec<Move>>,
+    /// For a key, its own (shortest) length; else the stipulation's.
+    len: u32,
+    /// Searched to the end (not cut short by the stop flag).
+    decided: bool,
+}
+
+/// One battle-play twin being solved: the engine, the kind of play, the diagram (attacker
+/// to move), the number of attacker moves and the options.
+struct BattleSolve<'a> {
+    engine: &'a Engine<'a>,
+    battle: Battle,
+    pos: &'a Position,
+    n: u32,
+    opts: &'a SearchOptions,
+}
+
 fn solve_battle(
     engine: &Engine,
     battle: Battle,
@@ -420,113 +464,149 @@ fn solve_battle(
     settings: &Settings,
     out: &mut TwinResult,
 ) {
-    let n = stip.moves.min(MAX_BATTLE_MOVES);
-    let opts = &settings.options;
+    let b = BattleSolve {
+        engine,
+        battle,
+        pos,
+        n: stip.moves.min(MAX_BATTLE_MOVES),
+        opts: &settings.options,
+    };
     let roots = engine.rules.legal_moves(pos);
     if battle == Battle::Reflex && engine.goal_in_one(&mut Ctx::new(), pos).is_some() {
-        // White must reach the goal at once: every such move is printed as a failed try.
-        for (m, child) in &roots {
-            if engine.goal_reached(child) {
-                let mut node = tree::leaf(engine, pos, *m, child, 0);
-                node.mark = "?!?".into();
-                out.tree.push(node);
-            }
-        }
+        b.reflex_forced_tries(&roots, out);
         return;
     }
-    // Per root move: refutations (empty = key, capped at defence+1 when tries are wanted),
-    // and for a key its own (shortest) length.
-    let cap = if opts.tries {
-        opts.defence as usize + 1
-    } else {
-        1
-    };
-    let analysed = by_root(engine, &roots, settings, |ctx, _, child| {
-        let refs = tree::refutations(engine, ctx, battle, child, n, cap);
-        let len = if refs.as_ref().is_some_and(|r| r.is_empty()) {
-            (1..=n)
-                .find(|&k| engine.def(ctx, battle, child, k))
-                .unwrap_or(n)
-        } else {
-            n
-        };
-        (refs, len, !engine.stopped())
-    });
+    let verdicts = b.analyse_roots(&roots, settings);
     let mut ctx = Ctx::new();
-    let mut shortest = n;
-    for ((m, child), (refs, len, decided)) in roots.iter().zip(analysed) {
+    let mut shortest = b.n;
+    for ((m, child), v) in roots.iter().zip(verdicts) {
         // MaxSolutions: Popeye stops solving at the Nth key and calls the solution partial.
-        if opts
-            .max_solutions
-            .is_some_and(|max| out.keys.len() >= max as usize)
-        {
+        if max_keys_found(b.opts, out) {
             out.partial = true;
             break;
         }
         // A move that fails without a defence to name is neither key nor try.
-        let (true, Some(refs)) = (decided, refs) else {
+        let (true, Some(refs)) = (v.decided, v.refutations) else {
             continue;
         };
-        let info = MoveInfo::new(engine.rules, pos, *m, child);
         if refs.is_empty() {
-            out.keys.push(info.clone());
             // Each key is shown at its own (shortest) length.
-            shortest = shortest.min(len);
-            let node = tree::key_node(engine, &mut ctx, battle, pos, *m, child, len, opts, "key");
-            out.tree.push(node);
-        } else if opts.tries && refs.len() <= opts.defence as usize {
-            let refutations: Vec<MoveInfo> = refs
-                .iter()
-                .map(|r| {
-                    let c = engine
-                        .rules
-                        .play(child, *r)
-                        .unwrap_or_else(|| child.make(*r));
-                    MoveInfo::new(engine.rules, child, *r, &c)
-                })
-                .collect();
-            let mut node = tree::key_node(engine, &mut ctx, battle, pos, *m, child, n, opts, "try");
-            node.refutations = refutations.clone();
-            out.tree.push(node);
-            out.tries.push(TryInfo {
-                mv: info,
-                refutations,
-            });
+            shortest = shortest.min(v.len);
+            b.push_key(&mut ctx, *m, child, v.len, out);
+        } else if b.opts.tries && refs.len() <= b.opts.defence as usize {
+            b.push_try(&mut ctx, *m, child, &refs, out);
         }
     }
-    if opts
-        .max_solutions
-        .is_some_and(|max| out.keys.len() >= max as usize)
-    {
+    if max_keys_found(b.opts, out) {
         out.partial = true;
     }
-    if opts.set_play && passed_position(engine, pos, out).is_some() {
-        out.set_play = tree::set_play(engine, &mut ctx, battle, pos, n, opts);
+    if b.opts.set_play && passed_position(engine, pos, out).is_some() {
+        out.set_play = tree::set_play(engine, &mut ctx, battle, pos, b.n, b.opts);
     }
-    if battle == Battle::Direct && !out.keys.is_empty() && shortest < n {
+    if battle == Battle::Direct && !out.keys.is_empty() && shortest < b.n {
         out.shorter = Some(shortest);
     }
     engine.flush(&mut ctx);
 }
 
+/// `MaxSolutions N` and N keys found already.
+fn max_keys_found(opts: &SearchOptions, out: &TwinResult) -> bool {
+    opts.max_solutions
+        .is_some_and(|max| out.keys.len() >= max as usize)
+}
+
+impl BattleSolve<'_> {
+    /// Reflex play where White must reach the goal at once: every such move is printed as
+    /// a failed try.
+    fn reflex_forced_tries(&self, roots: &[(Move, Position)], out: &mut TwinResult) {
+        for (m, child) in roots {
+            if self.engine.goal_reached(child) {
+                let mut node = tree::leaf(self.engine, self.pos, *m, child, 0);
+                node.mark = "?!?".into();
+                out.tree.push(node);
+            }
+        }
+    }
+
+    /// Every first move's refutations and, for a key, its length; root moves in parallel.
+    fn analyse_roots(&self, roots: &[(Move, Position)], settings: &Settings) -> Vec<RootVerdict> {
+        let (engine, battle, n) = (self.engine, self.battle, self.n);
+        let cap = if self.opts.tries {
+            self.opts.defence as usize + 1
+        } else {
+            1
+        };
+        by_root(engine, roots, settings, |ctx, _, child| {
+            let refutations = tree::refutations(engine, ctx, battle, child, n, cap);
+            let len = if refutations.as_ref().is_some_and(|r| r.is_empty()) {
+                (1..=n)
+                    .find(|&k| engine.def(ctx, battle, child, k))
+                    .unwrap_or(n)
+            } else {
+                n
+            };
+            RootVerdict {
+                refutations,
+                len,
+                decided: !engine.stopped(),
+            }
+        })
+    }
+
+    /// Records key `m` (leading to `child`, succeeding in `len` moves) with its tree.
+    fn push_key(&self, ctx: &mut Ctx, m: Move, child: &Position, len: u32, out: &mut TwinResult) {
+        let (e, b, pos) = (self.engine, self.battle, self.pos);
+        out.keys.push(MoveInfo::new(e.rules, pos, m, child));
+        let node = tree::key_node(e, ctx, b, pos, m, child, len, self.opts, "key");
+        out.tree.push(node);
+    }
+
+    /// Records try `m` (leading to `child`) with its tree and the defences that refute it.
+    fn push_try(
+        &self,
+        ctx: &mut Ctx,
+        m: Move,
+        child: &Position,
+        refs: &[Move],
+        out: &mut TwinResult,
+    ) {
+        let e = self.engine;
+        let refutations: Vec<MoveInfo> = refs
+            .iter()
+            .map(|r| {
+                let c = e.rules.play(child, *r).unwrap_or_else(|| child.make(*r));
+                MoveInfo::new(e.rules, child, *r, &c)
+            })
+            .collect();
+        let (b, pos, n) = (self.battle, self.pos, self.n);
+        let mut node = tree::key_node(e, ctx, b, pos, m, child, n, self.opts, "try");
+        node.refutations = refutations.clone();
+        out.tree.push(node);
+        out.tries.push(TryInfo {
+            mv: MoveInfo::new(e.rules, pos, m, child),
+            refutations,
+        });
+    }
+}
+
 /// The defender's refutations of a first move (battle play) that leads to `child`, as move
 /// texts; empty when the move fails without a defence to name or does not fail.
 pub fn refutations_of(
-    inst: &TwinInstance,
+    stipulation: Stipulation,
     rules: &Rules,
     child: &Position,
     stop: &Arc<AtomicBool>,
 ) -> Vec<String> {
-    let battle = match inst.stipulation.play {
+    let battle = match stipulation.play {
         Play::Self_ => Battle::Self_,
         Play::Reflex => Battle::Reflex,
         _ => Battle::Direct,
     };
     let tt = Tt::acquire(64);
     let rules = &rules.clone().with_stop(stop.clone());
-    let engine = Engine::new(rules, inst.stipulation.goal, &tt, stop);
+    let engine = Engine::new(rules, stipulation.goal, &tt, stop);
     let mut ctx = Ctx::new();
-    let n = inst.stipulation.moves.min(MAX_BATTLE_MOVES);
+    let n = stipulation.moves.min(MAX_BATTLE_MOVES);
     let refs = tree::refutations(&engine, &mut ctx, battle, child, n, usize::MAX);
     if engine.stopped() {
         return vec![];

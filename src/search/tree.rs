@@ -4,10 +4,10 @@
 //! shortest continuation of the attacker, recursively.
 
 use super::engine::{Battle, Ctx, Engine};
+use super::input::SearchOptions;
 use super::result::{MoveInfo, TreeNode};
 use crate::moves::Move;
 use crate::position::Position;
-use crate::problem::Options;
 use rayon::prelude::*;
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -99,138 +99,181 @@ pub fn key_node(
     m: Move,
     child: &Position,
     n: u32,
-    opts: &Options,
+    opts: &SearchOptions,
     mark: &str,
 ) -> TreeNode {
-    let mut node = attacker_node(engine, ctx, b, pos, m, child, n, 0, opts, opts.variations);
+    let builder = Builder { engine, b, opts };
+    let mut node = builder.attacker_node(ctx, pos, m, child, n, 0, opts.variations);
     node.mark = mark.to_string();
     node
 }
 
-/// An attacker move at `ply` leading to `child`, with `n` attacker moves including it.
-#[allow(clippy::too_many_arguments)]
-fn attacker_node(
-    engine: &Engine,
-    ctx: &mut Ctx,
+/// Builds the trees of one battle play: the engine, the kind of play and the options.
+struct Builder<'a> {
+    engine: &'a Engine<'a>,
     b: Battle,
-    pos: &Position,
-    m: Move,
-    child: &Position,
-    n: u32,
-    ply: u32,
-    opts: &Options,
-    expand: bool,
-) -> TreeNode {
-    let mut node = leaf(engine, pos, m, child, ply);
-    if !engine.rules.has_legal_move(child) {
-        return node;
-    }
-    // Threats: what the attacker would do next if the defender could pass.
-    let mut threat_moves: Vec<Move> = vec![];
-    let mut threat_len = 0;
-    if n >= 2 && !engine.rules.in_check(child) && !opts.no_threat {
-        let passed = child.null_move();
-        if let Some(t) = shortest_win(engine, ctx, b, &passed, n - 1) {
-            threat_len = t;
-            for (tm, tc) in engine.rules.legal_moves(&passed) {
-                if attacker_move_wins(engine, ctx, b, &tc, t) {
-                    threat_moves.push(tm);
-                    if expand {
-                        node.threats.push(attacker_node(
-                            engine,
-                            ctx,
-                            b,
-                            &passed,
-                            tm,
-                            &tc,
-                            t,
-                            ply + 2,
-                            opts,
-                            true,
-                        ));
-                    }
-                }
-            }
-        } else {
-            node.zugzwang = true;
-        }
-    }
-    if !expand {
-        // Without variations only the first move line (and its threat marker) is printed.
-        node.threats.clear();
-        node.zugzwang = false;
-        return node;
-    }
-    let reflex_forced = b == Battle::Reflex && engine.goal_in_one(ctx, child).is_some();
-    for (d, grand) in engine.rules.legal_moves(child) {
-        if reflex_forced {
-            if engine.goal_reached(&grand) {
-                node.children.push(leaf(engine, child, d, &grand, ply + 1));
-            }
-            continue;
-        }
-        let mut dnode = leaf(engine, child, d, &grand, ply + 1);
-        if b != Battle::Direct && engine.goal_reached(&grand) {
-            // The defender reaches the goal: shown after the attacker's last move; earlier it
-            // is a trivial defence (Popeye's default hides it).
-            if n == 1 {
-                node.children.push(dnode);
-            }
-            continue;
-        }
-        if b == Battle::Reflex && (n == 1 || engine.goal_in_one(ctx, &grand).is_some()) {
-            // Reflex: where the defender can reach the goal it must; only those moves count.
-            continue;
-        }
-        if n < 2 {
-            continue;
-        }
-        let Some(s) = shortest_win(engine, ctx, b, &grand, n - 1) else {
-            continue; // a refutation (tries): printed under "but"
-        };
-        if !threat_moves.is_empty() {
-            // Defences answered faster than the threat, or that stop no threat move, are not
-            // shown.
-            if s < threat_len {
-                continue;
-            }
-            let threat_still_works = s == threat_len
-                && threat_moves.iter().all(|&tm| {
-                    legal_child_like(engine, &grand, tm)
-                        .is_some_and(|tc| attacker_move_wins(engine, ctx, b, &tc, threat_len))
-                });
-            if threat_still_works {
-                continue;
-            }
-        }
-        if opts.short_variations_off && s < n - 1 {
-            continue;
-        }
-        dnode.children = continuations(engine, ctx, b, &grand, s, ply + 2, opts);
-        node.children.push(dnode);
-    }
-    node
+    opts: &'a SearchOptions,
 }
 
-/// Every attacker move in `pos` that succeeds within `s` moves, each with its subtree.
-fn continuations(
-    engine: &Engine,
-    ctx: &mut Ctx,
-    b: Battle,
-    pos: &Position,
-    s: u32,
-    ply: u32,
-    opts: &Options,
-) -> Vec<TreeNode> {
-    let mut out = vec![];
-    for (am, ac) in engine.rules.legal_moves(pos) {
-        if attacker_move_wins(engine, ctx, b, &ac, s) {
-            out.push(attacker_node(
-                engine, ctx, b, pos, am, &ac, s, ply, opts, true,
-            ));
+/// The attacker's threats after one of its moves: the threat moves and their length.
+#[derive(Default)]
+struct Threat {
+    moves: Vec<Move>,
+    len: u32,
+}
+
+impl Builder<'_> {
+    /// An attacker move at `ply` leading to `child`, with `n` attacker moves including it;
+    /// with `expand`, its threats and variations.
+    #[allow(clippy::too_many_arguments)]
+    fn attacker_node(
+        &self,
+        ctx: &mut Ctx,
+        pos: &Position,
+        m: Move,
+        child: &Position,
+        n: u32,
+        ply: u32,
+        expand: bool,
+    ) -> TreeNode {
+        let mut node = leaf(self.engine, pos, m, child, ply);
+        if !self.engine.rules.has_legal_move(child) {
+            return node;
         }
+        let threat = self.threats(ctx, child, n, ply, expand, &mut node);
+        if !expand {
+            // Without variations only the first move line (and its threat marker) is printed.
+            node.threats.clear();
+            node.zugzwang = false;
+            return node;
+        }
+        node.children = self.variations(ctx, child, n, ply, &threat);
+        node
     }
-    out
+
+    /// What the attacker would do next after its move to `child` if the defender could
+    /// pass (when `n` >= 2, the defender is not in check and threats are wanted). With
+    /// `expand`, each threat move becomes a subtree in `node.threats`; `node.zugzwang`
+    /// when there is no threat.
+    fn threats(
+        &self,
+        ctx: &mut Ctx,
+        child: &Position,
+        n: u32,
+        ply: u32,
+        expand: bool,
+        node: &mut TreeNode,
+    ) -> Threat {
+        let mut threat = Threat::default();
+        if n < 2 || self.engine.rules.in_check(child) || self.opts.no_threat {
+            return threat;
+        }
+        let passed = child.null_move();
+        let Some(t) = shortest_win(self.engine, ctx, self.b, &passed, n - 1) else {
+            node.zugzwang = true;
+            return threat;
+        };
+        threat.len = t;
+        for (tm, tc) in self.engine.rules.legal_moves(&passed) {
+            if attacker_move_wins(self.engine, ctx, self.b, &tc, t) {
+                threat.moves.push(tm);
+                if expand {
+                    let sub = self.attacker_node(ctx, &passed, tm, &tc, t, ply + 2, true);
+                    node.threats.push(sub);
+                }
+            }
+        }
+        threat
+    }
+
+    /// The defences to the attacker's move to `child` that are shown, each with the
+    /// attacker's shortest continuations.
+    fn variations(
+        &self,
+        ctx: &mut Ctx,
+        child: &Position,
+        n: u32,
+        ply: u32,
+        threat: &Threat,
+    ) -> Vec<TreeNode> {
+        let e = self.engine;
+        let reflex_forced = self.b == Battle::Reflex && e.goal_in_one(ctx, child).is_some();
+        let mut out = vec![];
+        for (d, grand) in e.rules.legal_moves(child) {
+            if reflex_forced {
+                if e.goal_reached(&grand) {
+                    out.push(leaf(e, child, d, &grand, ply + 1));
+                }
+                continue;
+            }
+            out.extend(self.variation(ctx, child, (d, &grand), n, ply, threat));
+        }
+        out
+    }
+
+    /// Defence `d` (leading to `grand`) to the attacker's move to `child`, with its
+    /// continuations; `None` when it is not shown (a refutation, a trivial or a short
+    /// defence, one that does not stop the threat).
+    fn variation(
+        &self,
+        ctx: &mut Ctx,
+        child: &Position,
+        (d, grand): (Move, &Position),
+        n: u32,
+        ply: u32,
+        threat: &Threat,
+    ) -> Option<TreeNode> {
+        let (e, b) = (self.engine, self.b);
+        let mut dnode = leaf(e, child, d, grand, ply + 1);
+        if b != Battle::Direct && e.goal_reached(grand) {
+            // The defender reaches the goal: shown after the attacker's last move; earlier it
+            // is a trivial defence (Popeye's default hides it).
+            return (n == 1).then_some(dnode);
+        }
+        if b == Battle::Reflex && (n == 1 || e.goal_in_one(ctx, grand).is_some()) {
+            // Reflex: where the defender can reach the goal it must; only those moves count.
+            return None;
+        }
+        if n < 2 {
+            return None;
+        }
+        // None: a refutation (tries), printed under "but".
+        let s = shortest_win(e, ctx, b, grand, n - 1)?;
+        if !threat.moves.is_empty() && !self.stops_threat(ctx, grand, s, threat) {
+            return None;
+        }
+        if self.opts.short_variations_off && s < n - 1 {
+            return None;
+        }
+        dnode.children = self.continuations(ctx, grand, s, ply + 2);
+        Some(dnode)
+    }
+
+    /// Is a defence (leading to `grand`, the attacker then succeeding in `s` moves) shown
+    /// against `threat`? Defences answered faster than the threat, or that stop no threat
+    /// move, are not.
+    fn stops_threat(&self, ctx: &mut Ctx, grand: &Position, s: u32, threat: &Threat) -> bool {
+        if s < threat.len {
+            return false;
+        }
+        let threat_still_works = s == threat.len
+            && threat.moves.iter().all(|&tm| {
+                legal_child_like(self.engine, grand, tm)
+                    .is_some_and(|tc| attacker_move_wins(self.engine, ctx, self.b, &tc, threat.len))
+            });
+        !threat_still_works
+    }
+
+    /// Every attacker move in `pos` that succeeds within `s` moves, each with its subtree.
+    fn continuations(&self, ctx: &mut Ctx, pos: &Position, s: u32, ply: u32) -> Vec<TreeNode> {
+        let mut out = vec![];
+        for (am, ac) in self.engine.rules.legal_moves(pos) {
+            if attacker_move_wins(self.engine, ctx, self.b, &ac, s) {
+                out.push(self.attacker_node(ctx, pos, am, &ac, s, ply, true));
+            }
+        }
+        out
+    }
 }
 
 /// After an attacker move (defender to move in `child`), does the plan succeed within `k`
@@ -261,8 +304,9 @@ pub fn set_play(
     b: Battle,
     pos: &Position,
     n: u32,
-    opts: &Options,
+    opts: &SearchOptions,
 ) -> Vec<TreeNode> {
+    let builder = Builder { engine, b, opts };
     let passed = pos.null_move();
     let mut out = vec![];
     let reflex_forced = b == Battle::Reflex && engine.goal_in_one(ctx, &passed).is_some();
@@ -291,7 +335,7 @@ pub fn set_play(
         let Some(s) = shortest_win(engine, ctx, b, &grand, n - 1) else {
             continue;
         };
-        dnode.children = continuations(engine, ctx, b, &grand, s, 2, opts);
+        dnode.children = builder.continuations(ctx, &grand, s, 2);
         out.push(dnode);
     }
     out
