@@ -989,6 +989,17 @@ fn step_texts(text: &str) -> Result<Vec<&str>, String> {
     Ok(parts)
 }
 
+/// A pawn step to the last rank written without its promotion (said so rather than "no
+/// such step").
+fn promotion_missing(want: &StepText, candidates: &[State], us: Color) -> bool {
+    want.promo.is_none()
+        && want.kind == Kind::Pawn
+        && us.relative_rank(want.to) == 7
+        && candidates
+            .iter()
+            .any(|s| s.hand == Kind::Pawn && s.at != NO_SQUARE)
+}
+
 /// A step found for a step text, with the state it leads to or the combo's end.
 type Fitting = (Step, Option<State>, Option<Position>);
 
@@ -1049,15 +1060,10 @@ fn parse_with(
             None => first_states(pos, us),
         };
         let mut found = fitting_steps(&candidates, us, rules, &mut castle_ok, &want);
-        // A promotion not written: say so rather than "no such step".
-        if found.is_empty() && want.promo.is_none() && want.kind == Kind::Pawn {
-            if let Some(st) = candidates.iter().find(|s| s.hand == Kind::Pawn) {
-                if us.relative_rank(want.to) == 7 && st.at != NO_SQUARE {
-                    return Err(format!(
-                        "step {n} '{part}': a pawn reaching its last rank must promote (=Q, =R, =B or =N)"
-                    ));
-                }
-            }
+        if found.is_empty() && promotion_missing(&want, &candidates, us) {
+            return Err(format!(
+                "step {n} '{part}': a pawn reaching its last rank must promote (=Q, =R, =B or =N)"
+            ));
         }
         let what = match state {
             Some(st) => format!(
