@@ -205,8 +205,8 @@ pub struct TwinInstance {
 }
 
 impl TwinInstance {
-    /// What the search needs of this twin: its label, diagram and stipulation (the
-    /// condition is the rules' the search is given).
+    /// What the search needs of this twin: its label, diagram and stipulation (the search
+    /// takes the condition from the rules it is given).
     pub fn search_input(&self) -> SearchInput {
         SearchInput {
             label: self.label.clone(),

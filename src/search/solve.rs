@@ -456,6 +456,8 @@ struct BattleSolve<'a> {
     opts: &'a SearchOptions,
 }
 
+/// Battle play (direct, self, reflex): the keys and tries with their trees, set play, and
+/// the shortest key length when it is shorter than the stipulation's.
 fn solve_battle(
     engine: &Engine,
     battle: Battle,
