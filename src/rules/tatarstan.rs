@@ -28,62 +28,53 @@ use crate::position::{CASTLINGS, Position};
 use std::collections::HashSet;
 use std::ops::ControlFlow;
 
-/// Tatarstan chess with the Kazan chains (D12: the default) or without them.
-pub struct Tatarstan;
-pub struct TatarstanNoChains;
+/// Tatarstan chess with the Kazan chains (`CHAINS`, D12: the default) or without them.
+pub struct TatarstanRules<const CHAINS: bool>;
+pub type Tatarstan = TatarstanRules<true>;
+pub type TatarstanNoChains = TatarstanRules<false>;
 
-impl super::ConditionRules for Tatarstan {
-    const NAME: &'static str = "tatarstan";
-    const ALIASES: &'static [&'static str] = &["tatarstan", "tatarstanchess"];
-    const TITLE: Option<&'static str> = Some("Tatarstan Chess");
-    const REFILLS_DOUBLE_STEP_ORIGIN: bool = true;
-
-    fn for_each_legal<F>(pos: &Position, rules: &Rules, f: F) -> ControlFlow<()>
-    where
-        F: FnMut(Move, &Position) -> ControlFlow<()>,
-    {
-        for_each_legal(pos, rules, true, f)
-    }
-    fn effects(pos: &Position, rules: &Rules, m: Move) -> Option<(Position, Effects)> {
-        effects(pos, rules, true, m)
-    }
-    fn is_pseudo_legal(pos: &Position, rules: &Rules, m: Move) -> bool {
-        replay(pos, rules, true, m).is_some()
-    }
-    fn play(pos: &Position, rules: &Rules, m: Move) -> Option<Position> {
-        play(pos, rules, true, m)
-    }
-    fn moves_with_effects(pos: &Position, rules: &Rules) -> Vec<(Position, Effects)> {
-        moves_with_effects(pos, rules, true)
-    }
-}
-
-impl super::ConditionRules for TatarstanNoChains {
-    const NAME: &'static str = "tatarstan-nochains";
-    const ALIASES: &'static [&'static str] = &[
-        "tatarstan-nochains",
-        "tatarstan-no-chains",
-        "tatarstan-without-chains",
-    ];
-    const TITLE: Option<&'static str> = Some("Tatarstan Chess (without chains)");
+impl<const CHAINS: bool> super::ConditionRules for TatarstanRules<CHAINS> {
+    const NAME: &'static str = if CHAINS {
+        "tatarstan"
+    } else {
+        "tatarstan-nochains"
+    };
+    const ALIASES: &'static [&'static str] = if CHAINS {
+        &["tatarstan", "tatarstanchess"]
+    } else {
+        &[
+            "tatarstan-nochains",
+            "tatarstan-no-chains",
+            "tatarstan-without-chains",
+        ]
+    };
+    const TITLE: Option<&'static str> = Some(if CHAINS {
+        "Tatarstan Chess"
+    } else {
+        "Tatarstan Chess (without chains)"
+    });
+    /// A Kazan follower can step onto the square a two-stepping pawn left.
+    const REFILLS_DOUBLE_STEP_ORIGIN: bool = CHAINS;
 
     fn for_each_legal<F>(pos: &Position, rules: &Rules, f: F) -> ControlFlow<()>
     where
         F: FnMut(Move, &Position) -> ControlFlow<()>,
     {
-        for_each_legal(pos, rules, false, f)
+        for_each_legal(pos, rules, CHAINS, f)
     }
     fn effects(pos: &Position, rules: &Rules, m: Move) -> Option<(Position, Effects)> {
-        effects(pos, rules, false, m)
+        replay(pos, rules, CHAINS, m, true).map(|(p, e)| (p, e.expect("effects asked for")))
     }
     fn is_pseudo_legal(pos: &Position, rules: &Rules, m: Move) -> bool {
-        replay(pos, rules, false, m).is_some()
+        replay(pos, rules, CHAINS, m, false).is_some()
     }
     fn play(pos: &Position, rules: &Rules, m: Move) -> Option<Position> {
-        play(pos, rules, false, m)
+        replay(pos, rules, CHAINS, m, false)
+            .map(|r| r.0)
+            .filter(orthodox::is_legal_child)
     }
     fn moves_with_effects(pos: &Position, rules: &Rules) -> Vec<(Position, Effects)> {
-        moves_with_effects(pos, rules, false)
+        moves_with_effects(pos, rules, CHAINS)
     }
 }
 
@@ -341,9 +332,16 @@ where
     })
 }
 
-/// Replays a move (leader + chain choices + cascade outcome): the final position and its
-/// effects, or `None` when it does not fit the position (legality is not checked).
-fn replay(pos: &Position, rules: &Rules, chains: bool, m: Move) -> Option<(Position, Effects)> {
+/// Replays a move (leader + chain choices + cascade outcome): the final position and,
+/// when `with_effects`, its effects; `None` when it does not fit the position (legality
+/// is not checked).
+fn replay(
+    pos: &Position,
+    rules: &Rules,
+    chains: bool,
+    m: Move,
+    with_effects: bool,
+) -> Option<(Position, Option<Effects>)> {
     let leader = Move { chain: 0, ..m };
     if !orthodox::is_pseudo_legal(pos, rules, leader) {
         return None;
@@ -358,7 +356,8 @@ fn replay(pos: &Position, rules: &Rules, chains: bool, m: Move) -> Option<(Posit
         leader,
         &mut |x, fin, steps, done| {
             if x.chain == m.chain {
-                out = Some((*fin, kazan::chain_effects(pos, x, steps, done)));
+                let effects = with_effects.then(|| kazan::chain_effects(pos, x, steps, done));
+                out = Some((*fin, effects));
                 ControlFlow::Break(())
             } else {
                 ControlFlow::Continue(())
@@ -366,17 +365,6 @@ fn replay(pos: &Position, rules: &Rules, chains: bool, m: Move) -> Option<(Posit
         },
     );
     out
-}
-
-fn effects(pos: &Position, rules: &Rules, chains: bool, m: Move) -> Option<(Position, Effects)> {
-    replay(pos, rules, chains, m)
-}
-
-/// Plays a move if it fits the position and leaves the own king safe.
-fn play(pos: &Position, rules: &Rules, chains: bool, m: Move) -> Option<Position> {
-    replay(pos, rules, chains, m)
-        .map(|r| r.0)
-        .filter(orthodox::is_legal_child)
 }
 
 fn moves_with_effects(pos: &Position, rules: &Rules, chains: bool) -> Vec<(Position, Effects)> {
