@@ -3,7 +3,7 @@
 //! mechanisms, never conditions; a condition describes each move it generated as a list of
 //! [`Effect`]s (`Rules::effects`), which notation, JSON steps, replay and the checker read.
 
-use crate::core::{Kind, Square};
+use crate::core::{Kind, Piece, Square};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum MoveKind {
@@ -68,6 +68,9 @@ pub enum Effect {
     },
     /// The pocketed unit `kind` is dropped on `to`.
     Drop { to: Square, kind: Kind },
+    /// A captured unit comes back on the board on `at` (Circe rebirth). Written after
+    /// the move in square brackets, as Popeye does: `Qd1*d5[+bRa8]`.
+    Reborn { at: Square, piece: Piece },
 }
 
 /// How a move's effects are written (the condition's notation hook).

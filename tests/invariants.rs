@@ -152,6 +152,11 @@ fn apply_effects(
                 pockets[us.idx()] = None;
                 board.put(to, Piece::new(us, kind));
             }
+            Effect::Reborn { at, piece } => {
+                assert!(board.get(at).is_none(), "a rebirth on an occupied square");
+                assert_ne!(piece.color, us, "a rebirth of the mover's own unit");
+                board.put(at, piece);
+            }
         }
     }
     assert!(hand.is_none(), "a lifted piece never put down: {e:?}");

@@ -2,7 +2,7 @@
 //! `e5*d6 ep.`, `0-0`, `0-0-0`, suffixes ` +`, ` #`, ` =`), and short algebraic (`Qd5`,
 //! `Qxd5`, `e8=Q`, `exd6`, `O-O`, `+`, `#`) on request.
 
-use crate::core::{Kind, Square, square_name};
+use crate::core::{Color, Kind, Piece, Square, square_name};
 use crate::moves::{Effect, Effects, Layout, Move, Step};
 use crate::position::Position;
 use crate::rules::Rules;
@@ -39,15 +39,35 @@ pub fn effects_text(rules: &Rules, pos: &Position, e: &Effects, style: Style) ->
                 return "[?]".into();
             };
             let mut s = leader_text(rules, pos, first, e.en_passant, style);
+            // Circe: a rebirth follows the move at once in brackets: `Qd1*d5[+bRa8]`.
+            for effect in &e.effects[1..] {
+                if let Effect::Reborn { at, piece } = *effect {
+                    s.push_str(&reborn_text(at, piece));
+                }
+            }
             // Kazan: the chain follows the leader in parentheses: `e2-e4 (Sg1-e2, Rh1-g1)`.
             // Tatarstan: the transformations follow the chain: `Sg1-f3 (f3=P, f1=R)`.
-            let rest: Vec<String> = e.effects[1..].iter().map(follower_text).collect();
+            let rest: Vec<String> = e.effects[1..]
+                .iter()
+                .filter(|x| !matches!(x, Effect::Reborn { .. }))
+                .map(follower_text)
+                .collect();
             if !rest.is_empty() {
                 s.push_str(&format!(" ({})", rest.join(", ")));
             }
             s
         }
     }
+}
+
+/// A unit reborn on `at`, as Popeye writes it: `[+bRa8]`, `[+wPe2]`.
+fn reborn_text(at: Square, piece: Piece) -> String {
+    let side = if piece.color == Color::White {
+        'w'
+    } else {
+        'b'
+    };
+    format!("[+{side}{}{}]", piece.kind.code(), square_name(at))
 }
 
 /// An effect after the first, always long: `Sg1-e2`, `e7-e8=Q`, `f3=P`.
@@ -72,6 +92,7 @@ fn follower_text(e: &Effect) -> String {
             format!("{}{}->pocket", kind.code(), square_name(from))
         }
         Effect::Drop { to, kind } => format!("{}@{}", kind.code(), square_name(to)),
+        Effect::Reborn { at, piece } => reborn_text(at, piece),
     }
 }
 
@@ -101,6 +122,7 @@ fn leader_text(rules: &Rules, pos: &Position, e: &Effect, ep: bool, style: Style
         }
         Effect::Drop { to, kind } => format!("{}@{}", kind.code(), square_name(to)),
         Effect::Transform { at, kind } => format!("{}={}", square_name(at), kind.code()),
+        Effect::Reborn { at, piece } => reborn_text(at, piece),
     }
 }
 

@@ -5,14 +5,8 @@
 //!
 //! To add a condition: write `src/rules/<name>.rs` with a type implementing
 //! `ConditionRules` (its moves and their effects, its check test, its notation hooks) and
-//! add its line to the registry.
-
-pub mod combo;
-pub mod kazan;
-pub mod orthodox;
-pub mod pocket;
-pub mod tatarstan;
-pub mod teleport;
+//! add its line to the registry (`<name> { Variant => Type },`: the line also declares
+//! the module).
 
 use crate::core::piece::{ALL_KINDS, ORTHODOX_PROMOTIONS};
 use crate::core::{Color, Kind, Square};
@@ -260,26 +254,29 @@ pub fn leader_effects(pos: &Position, m: Move) -> Effects {
     }
 }
 
-/// The registry: one line per condition (its `Condition` variant and its type). It
-/// generates the enum, `Condition::ALL` and the one dispatch.
+/// The registry: one line per condition file (its module, then each `Condition` variant
+/// it defines with its type). It declares the modules and generates the enum,
+/// `Condition::ALL` and the one dispatch.
 macro_rules! registry {
-    ($d:tt $( $(#[$doc:meta])* $variant:ident => $ty:ty ),* $(,)?) => {
+    ($d:tt $( $module:ident { $( $(#[$doc:meta])* $variant:ident => $ty:ident ),* $(,)? } ),* $(,)?) => {
+        $( pub mod $module; )*
+
         /// The conditions chainmate knows.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-        pub enum Condition { $( $(#[$doc])* $variant ),* }
+        pub enum Condition { $( $( $(#[$doc])* $variant ),* ),* }
 
         impl Condition {
-            pub const ALL: &'static [Condition] = &[ $( Condition::$variant ),* ];
+            pub const ALL: &'static [Condition] = &[ $( $( Condition::$variant ),* ),* ];
         }
 
         /// Runs `$body` with `$C` the type of the condition `$cond`.
         macro_rules! dispatch {
             ($d cond:expr, $d C:ident => $d body:expr) => {
                 match $d cond {
-                    $( Condition::$variant => {
-                        type $d C = $ty;
+                    $( $( Condition::$variant => {
+                        type $d C = $module::$ty;
                         $d body
-                    } )*
+                    } )* )*
                 }
             };
         }
@@ -287,16 +284,21 @@ macro_rules! registry {
 }
 
 registry! { $
-    Orthodox => orthodox::Orthodox,
-    Teleport => teleport::Teleport,
-    Kazan => kazan::Kazan,
-    PocketMutation => pocket::PocketMutation,
-    /// Tatarstan with the Kazan chains (the default, D12).
-    Tatarstan => tatarstan::Tatarstan,
-    /// Tatarstan with the chains switched off: an orthodox move, then the cascade.
-    TatarstanNoChains => tatarstan::TatarstanNoChains,
-    /// Combo chess: challenged own pieces move on in the same turn.
-    Combo => combo::Combo,
+    orthodox { Orthodox => Orthodox },
+    teleport { Teleport => Teleport },
+    kazan { Kazan => Kazan },
+    pocket { PocketMutation => PocketMutation },
+    tatarstan {
+        /// Tatarstan with the Kazan chains (the default, D12).
+        Tatarstan => Tatarstan,
+        /// Tatarstan with the chains switched off: an orthodox move, then the cascade.
+        TatarstanNoChains => TatarstanNoChains,
+    },
+    combo {
+        /// Combo chess: challenged own pieces move on in the same turn.
+        Combo => Combo,
+    },
+
 }
 
 impl Condition {

@@ -78,7 +78,7 @@ fn step_pairs(pos: &Position, e: &Effects) -> Vec<String> {
             }
             Effect::Pocket { from, .. } => out.push(pair(from, from)),
             Effect::Drop { to, .. } => out.push(pair(to, to)),
-            Effect::Transform { .. } => {}
+            Effect::Transform { .. } | Effect::Reborn { .. } => {}
         }
     }
     out
