@@ -298,7 +298,7 @@ registry! { $
         /// Combo chess: challenged own pieces move on in the same turn.
         Combo => Combo,
     },
-
+    circe { Circe => Circe },
 }
 
 impl Condition {
