@@ -299,6 +299,7 @@ registry! { $
         Combo => Combo,
     },
     circe { Circe => Circe },
+    madrasi { Madrasi => Madrasi },
 }
 
 impl Condition {

@@ -1,0 +1,235 @@
+//! Madrasi (Popeye's plain Madrasi). A unit other than a king is *paralysed* while an
+//! opposing unit of the same kind observes it, that is, could capture it on the current
+//! board (geometry only: pins do not matter, and neither does the observer's own
+//! paralysis, so two units that observe each other paralyse each other). A pawn that has
+//! just made its two-step is observed by an opposing pawn that could take it en passant.
+//! A paralysed unit cannot move or capture and gives no check, but it still paralyses.
+//! Kings are never paralysed and observe as usual.
+//!
+//! Check: a king is attacked when an opposing unit that is not paralysed could capture it.
+//! A move is legal when, in the position after it (paralysis judged afresh there), the
+//! mover's king is not attacked in that sense; castling moreover not out of or through
+//! such an attack. A move can therefore parry a check by paralysing the checking unit.
+
+use super::{Rules, orthodox};
+use crate::core::bitboard::between;
+use crate::core::board::piece_attacks;
+use crate::core::{Bitboard, Color, Kind, NO_SQUARE, Square, Squares, bb};
+use crate::moves::{Move, MoveKind, MoveList, Step};
+use crate::position::{CASTLINGS, Position};
+use std::ops::ControlFlow;
+
+/// Madrasi.
+pub struct Madrasi;
+
+impl super::ConditionRules for Madrasi {
+    const NAME: &'static str = "madrasi";
+    const ALIASES: &'static [&'static str] = &["madrasi"];
+    const TITLE: Option<&'static str> = Some("Madrasi");
+    const CHEAP_REPLAY: bool = true;
+
+    fn for_each_legal<F>(pos: &Position, rules: &Rules, mut f: F) -> ControlFlow<()>
+    where
+        F: FnMut(Move, &Position) -> ControlFlow<()>,
+    {
+        each_pseudo_legal(pos, rules, &mut |m| {
+            let child = pos.make(m);
+            if legal_child(&child) {
+                f(m, &child)
+            } else {
+                ControlFlow::Continue(())
+            }
+        })
+    }
+
+    fn generate(pos: &Position, rules: &Rules, list: &mut MoveList) {
+        let _ = each_pseudo_legal(pos, rules, &mut |m| {
+            list.push(m);
+            ControlFlow::Continue(())
+        });
+    }
+
+    fn is_pseudo_legal(pos: &Position, rules: &Rules, m: Move) -> bool {
+        if m.kind == MoveKind::Castle {
+            return castlings(pos, rules, &mut super::stop_at(m)).is_break();
+        }
+        orthodox::is_pseudo_legal(pos, rules, m) && !paralysed(pos, m.from)
+    }
+
+    fn play(pos: &Position, _: &Rules, m: Move) -> Option<Position> {
+        Some(pos.make(m)).filter(legal_child)
+    }
+
+    fn in_check(pos: &Position, _: &Rules) -> bool {
+        let k = pos.king(pos.side);
+        k != NO_SQUARE && attacked(pos, k, pos.side.flip())
+    }
+
+    fn other_side_in_check(pos: &Position, _: &Rules) -> bool {
+        !legal_child(pos)
+    }
+
+    fn king_capture(pos: &Position, by: Color, _: &Rules) -> Option<Vec<Step>> {
+        let k = pos.king(by.flip());
+        if k == NO_SQUARE {
+            return None;
+        }
+        let from = Squares(active_attackers(pos, k, by)).next()?;
+        Some(vec![Step {
+            from,
+            to: k,
+            kind: pos.board.kind_at(from)?,
+            promo: None,
+            capture: true,
+            castle: false,
+        }])
+    }
+}
+
+/// The pawn that has just made its two-step, when an opposing pawn could take it en
+/// passant (it is then observed by that pawn).
+fn two_stepped_pawn(pos: &Position) -> Square {
+    if pos.ep == NO_SQUARE {
+        NO_SQUARE
+    } else {
+        (pos.ep as i8 - pos.side.forward()) as Square
+    }
+}
+
+/// Is the unit on `s` paralysed (observed by an opposing unit of its kind)?
+pub fn paralysed(pos: &Position, s: Square) -> bool {
+    let board = &pos.board;
+    let Some(p) = board.get(s) else {
+        return false;
+    };
+    if p.kind == Kind::King {
+        return false;
+    }
+    if p.kind == Kind::Pawn && s == two_stepped_pawn(pos) {
+        return true;
+    }
+    // Observation is mutual for units of one kind (a white pawn on s attacks t exactly
+    // when a black pawn on t attacks s), so look from `s` with the unit's own walk.
+    let them = board.by_color[p.color.flip().idx()];
+    Squares(piece_attacks(s, p.color, p.kind, board.occupied()) & them)
+        .any(|t| board.kind_at(t) == Some(p.kind))
+}
+
+/// The units of `by` that attack `s` and are not paralysed.
+fn active_attackers(pos: &Position, s: Square, by: Color) -> Bitboard {
+    let board = &pos.board;
+    let mut out = 0;
+    for a in Squares(board.attackers_to(s, by, board.occupied())) {
+        if !paralysed(pos, a) {
+            out |= bb(a);
+        }
+    }
+    out
+}
+
+/// Is `s` attacked by a unit of `by` that is not paralysed?
+fn attacked(pos: &Position, s: Square, by: Color) -> bool {
+    active_attackers(pos, s, by) != 0
+}
+
+/// Is the king of the side that just moved safe?
+fn legal_child(child: &Position) -> bool {
+    let mover = child.side.flip();
+    let k = child.king(mover);
+    k == NO_SQUARE || !attacked(child, k, child.side)
+}
+
+/// The moves of the units that are not paralysed, and the castlings.
+fn each_pseudo_legal(
+    pos: &Position,
+    rules: &Rules,
+    emit: &mut impl FnMut(Move) -> ControlFlow<()>,
+) -> ControlFlow<()> {
+    let mut frozen: Bitboard = 0;
+    for s in Squares(pos.board.by_color[pos.side.idx()]) {
+        if paralysed(pos, s) {
+            frozen |= bb(s);
+        }
+    }
+    orthodox::each_pseudo_legal(pos, rules, &mut |m| {
+        if m.kind == MoveKind::Castle || frozen & bb(m.from) != 0 {
+            ControlFlow::Continue(())
+        } else {
+            emit(m)
+        }
+    })?;
+    castlings(pos, rules, emit)
+}
+
+/// Castlings: as in orthodox chess, with Madrasi's attack test for the king's square and
+/// the square it passes (the square it reaches is judged by the legality test).
+fn castlings(
+    pos: &Position,
+    rules: &Rules,
+    emit: &mut impl FnMut(Move) -> ControlFlow<()>,
+) -> ControlFlow<()> {
+    if pos.castling == 0 || !rules.castling_allowed() {
+        return ControlFlow::Continue(());
+    }
+    let us = pos.side;
+    let them = us.flip();
+    let occ = pos.board.occupied();
+    for &(kf, kt, rf, _, bit) in &CASTLINGS[us.idx()] {
+        let pass = if kt > kf { kf + 1 } else { kf - 1 };
+        if pos.castling & bit == 0
+            || between(kf, rf) & occ != 0
+            || attacked(pos, kf, them)
+            || attacked(pos, pass, them)
+        {
+            continue;
+        }
+        emit(Move {
+            from: kf,
+            to: kt,
+            promo: None,
+            kind: MoveKind::Castle,
+            chain: 0,
+        })?;
+    }
+    ControlFlow::Continue(())
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::position::Position;
+    use crate::rules::{Condition, Rules};
+
+    fn count(fen: &str) -> u64 {
+        let r = Rules::new(Condition::Madrasi);
+        r.count_legal(&Position::from_fen(fen).unwrap())
+    }
+
+    #[test]
+    fn a_paralysed_rook_still_castles() {
+        // The rooks h1 and h8 paralyse each other; Popeye 4.104 lists 8 moves for White
+        // (Condition Madrasi, stipulation ~1): the five king moves, 0-0, a3, a4.
+        assert_eq!(count("k6r/p7/8/8/8/8/P7/4K2R w K - 0 1"), 8);
+    }
+
+    #[test]
+    fn a_square_seen_only_by_a_paralysed_unit_is_not_attacked() {
+        // The bishops a6 and c4 paralyse each other, so f1 and e2 are free: Popeye lists
+        // 17 moves, Ke1-f1, Ke1-e2 and 0-0 among them.
+        assert_eq!(count("k7/8/B7/8/2b5/8/P7/4K2R w K - 0 1"), 17);
+        // Without the white bishop, the black bishop controls e2 and f1: 14 moves.
+        assert_eq!(count("k7/8/8/8/2b5/8/P7/4K2R w K - 0 1"), 14);
+    }
+
+    #[test]
+    fn paralysing_the_checker_parries_the_check() {
+        // The black rook e8 checks e1. Rd1-d8 would not help orthodoxly, but a white rook
+        // reaching the e8 rook's lines paralyses it: Rd1-d8 observes e8.
+        let r = Rules::new(Condition::Madrasi);
+        let pos = Position::from_fen("k3r3/8/8/8/8/8/8/3RK3 w - - 0 1").unwrap();
+        assert!(r.in_check(&pos));
+        let legal = r.legal_moves(&pos);
+        assert!(legal.iter().any(|(m, c)| m.to == 59 && !r.in_check(&c.null_move())));
+        // Rd1-d2 leaves the rook e8 unobserved: illegal.
+        assert!(!legal.iter().any(|(m, _)| m.from == 3 && m.to == 11));
+    }
+}
