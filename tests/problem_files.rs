@@ -725,13 +725,13 @@ fn error_pawn_on_first_rank() {
 fn error_unknown_condition() {
     let e = error_of("problems/errors/unknown_condition.inp");
     assert_eq!((e.line, e.column), (Some(3), Some(11)));
-    assert!(e.message.contains("unknown condition 'Circe'"), "{e}");
+    assert!(e.message.contains("unknown condition 'Isardam'"), "{e}");
     assert!(e.message.contains("chainmate knows: orthodox"), "{e}");
-    let e = yaml("algebraic: {white: [Ke1], black: [Ke8]}\nstipulation: \"#2\"\noptions:\n  - SetPlay\n  - Madrasi\n")
+    let e = yaml("algebraic: {white: [Ke1], black: [Ke8]}\nstipulation: \"#2\"\noptions:\n  - SetPlay\n  - Isardam\n")
         .unwrap_err();
     assert_eq!((e.line, e.column), (Some(5), Some(5)));
     assert!(
-        e.message.contains("unknown option or condition 'Madrasi'"),
+        e.message.contains("unknown option or condition 'Isardam'"),
         "{e}"
     );
     let e = inp(
