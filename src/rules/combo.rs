@@ -31,7 +31,7 @@ use crate::core::piece::KIND_COUNT;
 use crate::core::{Bitboard, Color, Kind, NO_SQUARE, Piece, Square, Squares, bb, square_name};
 use crate::moves::{Effect, Effects, Layout, Move, MoveKind, Step};
 use crate::position::{CASTLE_MASK, CASTLINGS, Position};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::ops::ControlFlow;
 
@@ -121,25 +121,7 @@ impl super::ConditionRules for Combo {
     }
 }
 
-/// Keys are Zobrist hashes already: hash them by identity.
-#[derive(Default)]
-struct IdHasher(u64);
-
-impl Hasher for IdHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ b as u64;
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
-    }
-}
-
-type IdSet = HashSet<u64, BuildHasherDefault<IdHasher>>;
+use super::IdSet;
 
 /// A fast multiplicative hasher for small keys of bitboards.
 #[derive(Default)]

@@ -16,13 +16,12 @@
 //! (deterministic) enumeration of the leader's chains; the chain is replayed from it
 //! (`play`, notation), so the move stays small.
 
-use super::{Rules, orthodox};
+use super::{IdSet, Rules, orthodox};
 use crate::core::bitboard::KING;
 use crate::core::board::piece_attacks;
 use crate::core::{Bitboard, Kind, NO_SQUARE, Square, Squares, bb};
 use crate::moves::{Effect, Effects, Move, MoveKind, Step};
 use crate::position::{CASTLINGS, Position};
-use std::collections::HashSet;
 use std::ops::ControlFlow;
 
 /// Kazan chess.
@@ -117,60 +116,125 @@ fn after_leader(pos: &Position, m: Move) -> (Position, [Square; 2], Bitboard, Sq
     (child, vacated, moved, double)
 }
 
-/// Own unmoved pieces that can step onto `v` (empty) without capturing, with their kinds.
-fn followers(pos: &Position, mover: crate::core::Color, v: Square, moved: Bitboard) -> Bitboard {
-    let board = &pos.board;
-    let own = board.by_color[mover.idx()] & !moved;
-    let occ = board.occupied();
-    let mut out = 0;
-    for s in Squares(own) {
-        let kind = board.kind_at(s).expect("own square is occupied");
-        let can = if kind == Kind::Pawn {
-            let fwd = mover.forward();
-            let one = s as i8 + fwd;
-            let rel = mover.relative_rank(s);
-            rel < 7
-                && (one == v as i8
-                    || (rel == 1 && one + fwd == v as i8 && occ & bb(one as Square) == 0))
-        } else if kind == Kind::King {
-            KING[s as usize] & bb(v) != 0
-        } else {
-            piece_attacks(s, mover, kind, occ) & bb(v) != 0
+/// The most choices one point of a chain can offer: every own piece, onto either of the
+/// two squares castling vacates.
+const MAX_OPTIONS: usize = 32;
+
+/// The mover's pieces by kind, weakest first, when the chain starts: a piece that has not
+/// moved in the turn still stands where it stood, so `pieces & own & !moved` are the
+/// unmoved pieces of a kind at any point of the chain.
+struct Kinds {
+    len: usize,
+    groups: [(u8, Kind, Bitboard); crate::core::piece::KIND_COUNT],
+}
+
+impl Kinds {
+    fn of(pos: &Position, mover: crate::core::Color) -> Kinds {
+        let board = &pos.board;
+        let mut k = Kinds {
+            len: 0,
+            groups: [(u8::MAX, Kind::Pawn, 0); crate::core::piece::KIND_COUNT],
         };
-        if can {
-            out |= bb(s);
+        for s in Squares(board.by_color[mover.idx()]) {
+            let kind = board.kind_at(s).expect("occupied");
+            match k.groups[..k.len].iter_mut().find(|g| g.1 == kind) {
+                Some(g) => g.2 |= bb(s),
+                None => {
+                    k.groups[k.len] = (kind.info().strength, kind, bb(s));
+                    k.len += 1;
+                }
+            }
+        }
+        k.groups[..k.len].sort_unstable_by_key(|g| g.0);
+        k
+    }
+}
+
+/// The choices at one point of the chain (see [`options`]).
+struct Options {
+    len: usize,
+    list: [(Square, Square); MAX_OPTIONS],
+}
+
+impl Options {
+    fn as_slice(&self) -> &[(Square, Square)] {
+        &self.list[..self.len]
+    }
+}
+
+/// Own unmoved pawns that can step straight onto the empty square `v` (one step, or the
+/// two-step from the second rank over an empty square).
+fn pawn_followers(pos: &Position, mover: crate::core::Color, v: Square, pawns: Bitboard) -> Bitboard {
+    let fwd = mover.forward();
+    let mut out = 0;
+    let one = v as i8 - fwd;
+    if (0..64).contains(&one) && mover.relative_rank(one as Square) < 7 {
+        out |= pawns & bb(one as Square);
+        let two = one - fwd;
+        if (0..64).contains(&two)
+            && mover.relative_rank(two as Square) == 1
+            && pos.board.is_empty(one as Square)
+        {
+            out |= pawns & bb(two as Square);
         }
     }
     out
 }
 
-/// The choices at one point of the chain: (follower square, target square), weakest kind
-/// first, in square order; empty when the chain ends.
+/// The choices at one point of the chain: (follower square, target square) of the own
+/// unmoved pieces of the weakest strength that can step onto a vacated (empty) square,
+/// in square order; empty when the chain ends. Looked up from the vacated squares: a
+/// piece other than a pawn steps from `s` to `v` exactly when one of its kind on `v`
+/// could step to `s` (every walk of the table is symmetric).
 fn options(
     pos: &Position,
     mover: crate::core::Color,
     vacated: [Square; 2],
     moved: Bitboard,
-) -> Vec<(Square, Square)> {
-    let mut all: Vec<(u8, Square, Square)> = vec![];
-    for v in vacated
-        .into_iter()
-        .filter(|&v| v != NO_SQUARE && pos.board.is_empty(v))
-    {
-        for s in Squares(followers(pos, mover, v, moved)) {
-            let strength = pos.board.kind_at(s).expect("occupied").info().strength;
-            all.push((strength, s, v));
+    kinds: &Kinds,
+) -> Options {
+    let board = &pos.board;
+    let occ = board.occupied();
+    let mut out = Options {
+        len: 0,
+        list: [(0, 0); MAX_OPTIONS],
+    };
+    let empty: [bool; 2] = vacated.map(|v| v != NO_SQUARE && board.is_empty(v));
+    if !empty[0] && !empty[1] {
+        return out;
+    }
+    let (groups, n) = (&kinds.groups, kinds.len);
+    let own = board.by_color[mover.idx()] & !moved;
+    let mut g = 0;
+    while g < n {
+        // The kinds of one strength are chosen from together.
+        let strength = groups[g].0;
+        let mut len = 0;
+        while g < n && groups[g].0 == strength {
+            let (_, kind, pieces) = groups[g];
+            let pieces = pieces & own;
+            for (i, &v) in vacated.iter().enumerate() {
+                if !empty[i] {
+                    continue;
+                }
+                let from = match kind {
+                    Kind::Pawn => pawn_followers(pos, mover, v, pieces),
+                    Kind::King => KING[v as usize] & pieces,
+                    _ => piece_attacks(v, mover, kind, occ) & pieces,
+                };
+                for s in Squares(from) {
+                    out.list[len] = (s, v);
+                    len += 1;
+                }
+            }
+            g += 1;
+        }
+        if len > 0 {
+            out.list[..len].sort_unstable();
+            out.len = len;
+            return out;
         }
     }
-    let Some(weakest) = all.iter().map(|o| o.0).min() else {
-        return vec![];
-    };
-    let mut out: Vec<(Square, Square)> = all
-        .into_iter()
-        .filter(|o| o.0 == weakest)
-        .map(|o| (o.1, o.2))
-        .collect();
-    out.sort();
     out
 }
 
@@ -189,8 +253,9 @@ pub(crate) fn each_chain(
     let (child, vacated, moved, double) = after_leader(pos, m);
     let mut walk = Walk {
         steps: vec![],
-        seen: HashSet::new(),
+        seen: IdSet::default(),
         count: 0,
+        kinds: Kinds::of(pos, pos.side),
     };
     extend(pos, rules, m, child, vacated, moved, double, &mut walk, f)
 }
@@ -198,8 +263,9 @@ pub(crate) fn each_chain(
 /// The state of one chain enumeration.
 struct Walk {
     steps: Vec<Follow>,
-    seen: HashSet<u64>,
+    seen: IdSet,
     count: u32,
+    kinds: Kinds,
 }
 
 fn state_key(cur: &Position, vacated: [Square; 2], moved: Bitboard, double: Square) -> u64 {
@@ -221,8 +287,8 @@ fn extend(
     f: &mut impl FnMut(Move, &Position, &[Follow]) -> ControlFlow<()>,
 ) -> ControlFlow<()> {
     let mover = pos.side;
-    let opts = options(&cur, mover, vacated, moved);
-    if opts.is_empty() {
+    let opts = options(&cur, mover, vacated, moved, &walk.kinds);
+    if opts.len == 0 {
         let mut fin = cur;
         fin.set_en_passant(double);
         let chain = walk.count;
@@ -232,7 +298,7 @@ fn extend(
     if !walk.seen.insert(state_key(&cur, vacated, moved, double)) {
         return ControlFlow::Continue(());
     }
-    for &(s, v) in opts.iter() {
+    for &(s, v) in opts.as_slice() {
         let kind = cur.board.kind_at(s).expect("occupied");
         let two_step = kind == Kind::Pawn && (v as i8 - s as i8).abs() == 16;
         let next_double = if two_step {
@@ -241,12 +307,9 @@ fn extend(
             double
         };
         let promotes = kind == Kind::Pawn && mover.relative_rank(v) == 7;
-        let choices: Vec<Option<Kind>> = if promotes {
-            rules.promotions().iter().map(|&k| Some(k)).collect()
-        } else {
-            vec![None]
-        };
-        for promo in choices {
+        let choices = if promotes { rules.promotions().len() } else { 1 };
+        for i in 0..choices {
+            let promo = promotes.then(|| rules.promotions()[i]);
             let mut next = cur;
             next.step(s, v, promo);
             walk.steps.push((s, v, promo));
@@ -272,13 +335,12 @@ pub fn for_each_legal<F>(pos: &Position, rules: &Rules, mut f: F) -> ControlFlow
 where
     F: FnMut(Move, &Position) -> ControlFlow<()>,
 {
-    let mut seen: Vec<u64> = Vec::new();
+    let mut seen = IdSet::default();
     orthodox::each_pseudo_legal(pos, rules, &mut |leader| {
         each_chain(pos, rules, leader, &mut |m, fin, _| {
-            if !orthodox::is_legal_child(fin) || seen.contains(&fin.hash) {
+            if !orthodox::is_legal_child(fin) || !seen.insert(fin.hash) {
                 return ControlFlow::Continue(());
             }
-            seen.push(fin.hash);
             f(m, fin)
         })
     })

@@ -14,6 +14,27 @@ use crate::moves::{Effect, Effects, Layout, Move, MoveKind, MoveList, Step};
 use crate::position::Position;
 use std::ops::ControlFlow;
 
+/// Keys are Zobrist hashes already: hash them by identity.
+#[derive(Default)]
+pub(crate) struct IdHasher(u64);
+
+impl std::hash::Hasher for IdHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ b as u64;
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
+/// A set of Zobrist hashes (seen positions, chain states).
+pub(crate) type IdSet = std::collections::HashSet<u64, std::hash::BuildHasherDefault<IdHasher>>;
+
 /// A move callback that stops at `m` (for "could this move have been generated?").
 pub(crate) fn stop_at(m: Move) -> impl FnMut(Move) -> ControlFlow<()> {
     move |x| {

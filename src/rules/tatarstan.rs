@@ -20,12 +20,11 @@
 //! A move is stored as its Kazan move (leader + `chain` choices in the low 24 bits) plus
 //! the index of its cascade outcome (promotion choices, D8) in the high 8 bits.
 
-use super::{Rules, kazan, orthodox};
+use super::{IdSet, Rules, kazan, orthodox};
 use crate::core::board::piece_attacks;
 use crate::core::{Bitboard, Kind, NO_SQUARE, Square, Squares, bb};
 use crate::moves::{Effects, Move, MoveKind};
 use crate::position::{CASTLINGS, Position};
-use std::collections::HashSet;
 use std::ops::ControlFlow;
 
 /// Tatarstan chess with the Kazan chains (`CHAINS`, D12: the default) or without them.
@@ -278,7 +277,7 @@ fn each_move(
     f: &mut impl FnMut(Move, &Position, &[kazan::Follow], &[Transformation]) -> ControlFlow<()>,
 ) -> ControlFlow<()> {
     // Chains that end on the same board with the same pieces moved have the same cascade.
-    let mut seen: HashSet<u64> = HashSet::new();
+    let mut seen = IdSet::default();
     let mut body = |m: Move, after: &Position, steps: &[kazan::Follow]| {
         let moved = moved_squares(pos, m, steps);
         if !seen.insert(after.hash ^ moved.wrapping_mul(0x9E37_79B9_7F4A_7C15)) {
@@ -319,14 +318,13 @@ fn for_each_legal<F>(pos: &Position, rules: &Rules, chains: bool, mut f: F) -> C
 where
     F: FnMut(Move, &Position) -> ControlFlow<()>,
 {
-    let mut seen: Vec<u64> = Vec::new();
+    let mut seen = IdSet::default();
     let before = defences(pos);
     orthodox::each_pseudo_legal(pos, rules, &mut |leader| {
         each_move(pos, &before, rules, chains, leader, &mut |m, fin, _, _| {
-            if !orthodox::is_legal_child(fin) || seen.contains(&fin.hash) {
+            if !orthodox::is_legal_child(fin) || !seen.insert(fin.hash) {
                 return ControlFlow::Continue(());
             }
-            seen.push(fin.hash);
             f(m, fin)
         })
     })
