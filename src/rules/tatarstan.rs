@@ -163,6 +163,18 @@ impl Cascade {
     }
 }
 
+/// The squares of a set, highest first.
+fn descending(mut set: Bitboard) -> impl Iterator<Item = Square> {
+    std::iter::from_fn(move || {
+        if set == 0 {
+            return None;
+        }
+        let s = 63 - set.leading_zeros() as Square;
+        set &= !bb(s);
+        Some(s)
+    })
+}
+
 /// Runs the cascade after a move from `before` to `after`, where the pieces that moved
 /// stand on `moved`; calls `f` with each outcome (one per D8 choice sequence) and the
 /// transformations in firing order.
@@ -180,8 +192,7 @@ pub(crate) fn cascade(
         done: Vec::new(),
     };
     // Pushed in descending square order so that buckets pop in ascending order.
-    let occ = after.board.occupied();
-    for a in (0..64u8).rev().filter(|&a| occ & bb(a) != 0) {
+    for a in descending(after.board.occupied()) {
         let now = defended(after, a);
         if now == 0 {
             continue;
@@ -193,7 +204,7 @@ pub(crate) fn cascade(
             // The same piece stood on `a` before the move.
             now & (moved | !before[a as usize])
         };
-        for b in (0..64u8).rev().filter(|&b| new & bb(b) != 0) {
+        for b in descending(new) {
             st.push(a, b, kind);
         }
     }
