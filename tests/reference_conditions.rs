@@ -1,9 +1,10 @@
 #![allow(clippy::collapsible_if)]
 //! A second, deliberately simple move generator (mailbox, no bitboards, no shared code with
 //! chainmate's generator) for orthodox, Teleport, Kazan, Pocket Mutation and Tatarstan chess
-//! (with and without the Kazan chains), written straight from the rules. Perft counts of
-//! chainmate are compared with it on the suites in tests/data/perft/*.epd, and the suites'
-//! counts are checked against it.
+//! (with and without the Kazan chains), and for Popeye's plain Circe and plain Madrasi,
+//! written straight from the rules. Perft counts of chainmate are compared with it on the
+//! suites in tests/data/perft/*.epd, and the suites' counts are checked against it (the
+//! Circe and Madrasi suites also against Popeye 4.104's move lists, see their headers).
 //!
 //! The fairy pieces of the rules (D1) move and capture here too: the nightrider, the knight
 //! and nightrider compounds and the non-royal king compounds. Pawns promote to Q, S, R, B
@@ -22,6 +23,12 @@ enum Cond {
     Tatarstan,
     /// Tatarstan with the chains switched off: an orthodox move, then the cascade.
     TatarstanNoChains,
+    /// Plain Circe: a captured unit (not a king) is reborn on its rebirth square if that is
+    /// empty after the move ([`rebirth_square`]).
+    Circe,
+    /// Plain Madrasi: a unit (not a king) observed by an opposing unit of its own kind is
+    /// paralysed ([`paralysed`]): it neither moves nor gives check, but still paralyses.
+    Madrasi,
 }
 
 /// Board: 0 empty, a positive piece code (see [`PIECES`]) for White, negative for Black.
@@ -302,6 +309,51 @@ fn king_attacked(p: &Pos, white: bool) -> bool {
     }
 }
 
+/// Madrasi: is the unit on `s` paralysed? A unit other than the (royal) king is, when an
+/// opposing unit of the same kind observes it: could capture it in one move on this board
+/// (geometry only: pins and the observer's own paralysis do not matter; a pawn observes
+/// the two squares diagonally ahead). A pawn that has just made a two-step is also observed
+/// by an opposing pawn beside it, which could take it en passant (Popeye 4.104; geometry
+/// only again: the en-passant square stands whenever such a pawn is there, see [`fix_ep`],
+/// even if that pawn is paralysed itself). This can only change whether the side to move is
+/// in check: legality is judged after the move, when the right has lapsed.
+fn paralysed(p: &Pos, s: usize) -> bool {
+    let b = &p.b;
+    let v = b[s];
+    if v == 0 || v.abs() == KING {
+        return false;
+    }
+    if v.abs() == 1 && p.ep >= 0 {
+        // the pawn of the side not to move that passed the en-passant square
+        let two_stepped = if p.white { p.ep - 8 } else { p.ep + 8 };
+        if s as i8 == two_stepped {
+            return true;
+        }
+    }
+    (0..64).any(|x| b[x] == -v && attacks(b, x).contains(&s))
+}
+
+/// Is `s` attacked by `by_white` under condition `c`? In Madrasi paralysed units do not
+/// attack (check, and castling out of or through check); elsewhere orthodox.
+fn attacked_in(p: &Pos, s: usize, by_white: bool, c: Cond) -> bool {
+    let b = &p.b;
+    if c != Cond::Madrasi {
+        return attacked(b, s, by_white);
+    }
+    (0..64).any(|x| {
+        b[x] != 0 && (b[x] > 0) == by_white && attacks(b, x).contains(&s) && !paralysed(p, x)
+    })
+}
+
+/// Is the royal king of `white` in check under condition `c`?
+fn king_attacked_in(p: &Pos, white: bool, c: Cond) -> bool {
+    let k = if white { KING } else { -KING };
+    match (0..64).find(|&s| p.b[s] == k) {
+        Some(s) => attacked_in(p, s, !white, c),
+        None => false,
+    }
+}
+
 /// Non-capturing destinations of the piece on `s` (pawns: straight steps only).
 fn quiet_steps(b: &[i8; 64], s: usize) -> Vec<usize> {
     let v = b[s];
@@ -364,13 +416,20 @@ fn drop_rights(p: &mut Pos, s: usize) {
 }
 
 /// Orthodox pseudo-legal moves as (resulting position before the side flips, from, to,
-/// two-step middle square or -1, castling: vacated rook square or -1).
-fn orthodox_moves(p: &Pos, pocket_rules: bool) -> Vec<(Pos, usize, usize, i8, i8)> {
+/// two-step middle square or -1, castling: vacated rook square or -1). Pocket Mutation: no
+/// promotion, no castling. Madrasi: paralysed units do not move, but a paralysed rook may
+/// castle, and castling is not out of or through squares attacked only by paralysed units
+/// (Popeye 4.104: the king moves, and only unparalysed units check).
+fn orthodox_moves(p: &Pos, c: Cond) -> Vec<(Pos, usize, usize, i8, i8)> {
+    let pocket_rules = c == Cond::Pocket;
     let mut out = vec![];
     let sgn: i8 = if p.white { 1 } else { -1 };
     for s in 0..64 {
         let v = p.b[s];
         if v == 0 || !own(p, v) {
+            continue;
+        }
+        if c == Cond::Madrasi && paralysed(p, s) {
             continue;
         }
         let mut targets: Vec<(usize, i8)> = vec![]; // (to, middle)
@@ -437,7 +496,7 @@ fn orthodox_moves(p: &Pos, pocket_rules: bool) -> Vec<(Pos, usize, usize, i8, i8
             continue;
         }
         let pass = if *kt == 6 { 5 } else { 3 };
-        if attacked(&p.b, base + 4, !p.white) || attacked(&p.b, base + pass, !p.white) {
+        if attacked_in(p, base + 4, !p.white, c) || attacked_in(p, base + pass, !p.white, c) {
             continue;
         }
         let mut q = p.clone();
@@ -452,8 +511,8 @@ fn orthodox_moves(p: &Pos, pocket_rules: bool) -> Vec<(Pos, usize, usize, i8, i8
     out
 }
 
-fn finish(mut q: Pos, mid: i8, mover_white: bool) -> Option<Pos> {
-    if king_attacked(&q, mover_white) {
+fn finish(mut q: Pos, mid: i8, mover_white: bool, c: Cond) -> Option<Pos> {
+    if king_attacked_in(&q, mover_white, c) {
         return None;
     }
     q.white = !mover_white;
@@ -715,6 +774,63 @@ fn tatarstan_finish(p: &Pos, q: Pos, mid: i8, moved: &[usize], order: TieOrder) 
         .collect()
 }
 
+/// Circe: the rebirth square of the unit `v` (piece code with colour) captured on `cap` (en
+/// passant: the square of the captured pawn; for pawns only the file matters). Light squares
+/// have (file + rank) odd, a1 = (0, 0) being dark. Fairy pieces: the promotion square of the
+/// capture file (White rank 8, Black rank 1), Popeye's convention.
+fn rebirth_square(v: i8, cap: usize) -> usize {
+    let (f, r) = (cap % 8, cap / 8);
+    let light = (f + r) % 2 == 1;
+    let a = v.unsigned_abs() as usize;
+    let white = v > 0;
+    let home = if white { 0 } else { 56 };
+    // White captured on a light square, or Black on a dark one: b1, f1, h1 / b8, f8, h8.
+    let first = light == white;
+    match a {
+        1 => f + if white { 8 } else { 48 },
+        2 => home + if first { 1 } else { 6 }, // b1/g1, b8/g8
+        3 => home + if first { 5 } else { 2 }, // f1/c1, f8/c8
+        4 => home + if first { 7 } else { 0 }, // h1/a1, h8/a8
+        5 => home + 3,                         // d1, d8
+        _ => {
+            assert!(a >= FIRST_FAIRY, "kings are never captured");
+            f + if white { 56 } else { 0 }
+        }
+    }
+}
+
+/// Circe: the move `s`-`t` of `p` (not castling) has produced `q`; if it captured, the
+/// captured unit is reborn on its rebirth square when that is empty in `q`, else it
+/// vanishes. A rook reborn on its own corner regains that wing's castling right when its
+/// king stands on its home square.
+fn circe_rebirth(p: &Pos, q: &mut Pos, s: usize, t: usize) {
+    let (victim, cap) = if p.b[t] != 0 && !own(p, p.b[t]) {
+        (p.b[t], t)
+    } else if p.b[s].abs() == 1 && t as i8 == p.ep && p.b[t] == 0 {
+        let v = if p.white { t - 8 } else { t + 8 };
+        (p.b[v], v)
+    } else {
+        return;
+    };
+    let r = rebirth_square(victim, cap);
+    if q.b[r] != 0 {
+        return;
+    }
+    q.b[r] = victim;
+    if victim.abs() == 4 {
+        let (home, corners) = if victim > 0 {
+            (4, [(7, 0), (0, 1)])
+        } else {
+            (60, [(63, 2), (56, 3)])
+        };
+        for (corner, right) in corners {
+            if r == corner && q.b[home] == KING * victim.signum() {
+                q.castle[right] = true;
+            }
+        }
+    }
+}
+
 fn children(p: &Pos, c: Cond) -> Vec<Pos> {
     children_ordered(p, c, TieOrder::Ascending)
 }
@@ -729,7 +845,7 @@ fn children_ordered(p: &Pos, c: Cond, order: TieOrder) -> Vec<Pos> {
             }
         }
     };
-    for (q, s, t, mid, rook_from) in orthodox_moves(p, c == Cond::Pocket) {
+    for (mut q, s, t, mid, rook_from) in orthodox_moves(p, c) {
         let mut vac = vec![s];
         let mut moved = vec![t];
         if rook_from >= 0 {
@@ -742,7 +858,7 @@ fn children_ordered(p: &Pos, c: Cond, order: TieOrder) -> Vec<Pos> {
                 chains(q, p.white, vac, moved, mid, &mut done);
                 for (f, m, moved) in done {
                     if c == Cond::Kazan {
-                        push(finish(f, m, p.white));
+                        push(finish(f, m, p.white, c));
                     } else {
                         for r in tatarstan_finish(p, f, m, &moved, order) {
                             push(Some(r));
@@ -755,17 +871,23 @@ fn children_ordered(p: &Pos, c: Cond, order: TieOrder) -> Vec<Pos> {
                     push(Some(r));
                 }
             }
-            _ => push(finish(q, mid, p.white)),
+            Cond::Circe => {
+                if rook_from < 0 {
+                    circe_rebirth(p, &mut q, s, t);
+                }
+                push(finish(q, mid, p.white, c));
+            }
+            _ => push(finish(q, mid, p.white, c)),
         }
     }
     if c == Cond::Teleport {
         for (q, mid) in teleports(p) {
-            push(finish(q, mid, p.white));
+            push(finish(q, mid, p.white, c));
         }
     }
     if c == Cond::Pocket {
         for q in pocket_moves(p) {
-            push(finish(q, -1, p.white));
+            push(finish(q, -1, p.white, c));
         }
     }
     res
@@ -830,8 +952,9 @@ fn perft(p: &Pos, c: Cond, d: u32) -> u64 {
 /// commands build them: the fairy kinds on the board are promotion choices.
 fn chainmate_rules(pos: &chainmate::position::Position, cond: &str) -> chainmate::rules::Rules {
     let kinds: Vec<_> = (0..64u8).filter_map(|s| pos.board.kind_at(s)).collect();
-    chainmate::rules::Rules::new(chainmate::rules::Condition::parse(cond).unwrap())
-        .with_fairy_promotions(kinds)
+    let condition = chainmate::rules::Condition::parse(cond)
+        .unwrap_or_else(|| panic!("chainmate has no condition {cond}"));
+    chainmate::rules::Rules::new(condition).with_fairy_promotions(kinds)
 }
 
 fn chainmate_perft(fen: &str, cond: &str, d: u32) -> u64 {
@@ -912,6 +1035,187 @@ fn pocket_mutation_suite() {
 #[test]
 fn kazan_suite() {
     check_suite(include_str!("data/perft/kazan.epd"), Cond::Kazan, "kazan");
+}
+
+const CIRCE: &str = include_str!("data/perft/circe.epd");
+const MADRASI: &str = include_str!("data/perft/madrasi.epd");
+
+#[test]
+fn circe_suite() {
+    check_suite(CIRCE, Cond::Circe, "circe");
+    check_in_check(CIRCE, Cond::Circe, "circe");
+}
+
+#[test]
+fn madrasi_suite() {
+    check_suite(MADRASI, Cond::Madrasi, "madrasi");
+    check_in_check(MADRASI, Cond::Madrasi, "madrasi");
+}
+
+/// The reference side of [`circe_suite`] and [`madrasi_suite`] alone (it passes whether or
+/// not chainmate has the conditions).
+#[test]
+fn circe_madrasi_suite_counts_are_the_reference() {
+    check_reference(CIRCE, Cond::Circe, "circe", 20);
+    check_reference(MADRASI, Cond::Madrasi, "madrasi", 20);
+}
+
+/// The reference's legal successors of `fen` under `c`, as FEN (board, side, castling, en
+/// passant), sorted.
+fn reference_successors(fen: &str, c: Cond) -> Vec<String> {
+    let mut out: Vec<String> = children(&parse(fen), c).iter().map(to_fen).collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn circe_reference_rebirth_squares() {
+    let sq = |v: i8, cap: &str| {
+        let r = rebirth_square(v, square(cap));
+        format!("{}{}", (b'a' + (r % 8) as u8) as char, r / 8 + 1)
+    };
+    // (piece code, rebirth square after a capture on a light / on a dark square)
+    for (v, light, dark) in [
+        (2, "b1", "g1"),
+        (3, "f1", "c1"),
+        (4, "h1", "a1"),
+        (5, "d1", "d1"),
+        (-2, "g8", "b8"),
+        (-3, "c8", "f8"),
+        (-4, "a8", "h8"),
+        (-5, "d8", "d8"),
+    ] {
+        assert_eq!(sq(v, "d5"), light, "{v} on the light d5");
+        assert_eq!(sq(v, "e5"), dark, "{v} on the dark e5");
+    }
+    assert_eq!(sq(1, "c5"), "c2");
+    assert_eq!(sq(-1, "c4"), "c7");
+    // Fairy pieces: the promotion square of the capture file.
+    assert_eq!(sq(7, "c5"), "c8");
+    assert_eq!(sq(-10, "f4"), "f1");
+    assert_eq!(sq(14, "a2"), "a8");
+}
+
+#[test]
+fn circe_reference_rules() {
+    let c = Cond::Circe;
+    // The black rook is reborn on a8 (b3 is light) and Black regains the right q.
+    assert!(
+        reference_successors("4k3/8/8/8/8/1r6/8/1R2K3 w - - 0 1", c)
+            .contains(&"r3k3/8/8/8/8/1R6/8/4K3 b q -".to_string())
+    );
+    // En passant: the pawn is reborn on d7 and blocks the rook's check on the 7th rank.
+    assert!(
+        reference_successors("4k3/K6r/8/3pP3/8/8/8/8 w - d6 0 1", c)
+            .contains(&"4k3/K2p3r/3P4/8/8/8/8/8 b - -".to_string())
+    );
+    // Qd1xd3: the rook reborn on a8 would check the white king on a2: illegal.
+    assert!(
+        !reference_successors("4k3/8/8/8/8/3r4/K7/3Q4 w - - 0 1", c)
+            .iter()
+            .any(|f| f.starts_with("r3k3/8/8/8/8/3Q4/K7/8 "))
+    );
+    // Bc1xe3: the white bishop is reborn on c1, the square just left, and checks a3.
+    assert!(
+        !reference_successors("8/8/8/8/8/k3B3/8/2b1K3 b - - 0 1", c)
+            .iter()
+            .any(|f| f.contains("k3b3/8/2B1K3"))
+    );
+    // Qc2xc6: the knight reborn on g8 (c6 is light) blocks the rook's check of Ka8; the
+    // only other move is Ka8-b7.
+    assert_eq!(
+        reference_successors("K6r/8/2n5/8/8/8/2Q5/4k3 w - - 0 1", c),
+        [
+            "7r/1K6/2n5/8/8/8/2Q5/4k3 b - -",
+            "K5nr/8/2Q5/8/8/8/8/4k3 b - -"
+        ]
+    );
+}
+
+#[test]
+fn madrasi_reference_rules() {
+    let m = Cond::Madrasi;
+    // The rooks a1/a8 and h1/h8 paralyse each other: no rook moves, but the king castles
+    // with either (5 king steps and 2 castlings).
+    let after = reference_successors("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", m);
+    assert!(after.contains(&"r3k2r/8/8/8/8/8/8/R4RK1 b kq -".to_string()));
+    assert!(after.contains(&"r3k2r/8/8/8/8/8/8/2KR3R b kq -".to_string()));
+    assert_eq!(after.len(), 7);
+    // f1 is observed only by the paralysed rook f8: 0-0 is legal.
+    assert!(
+        reference_successors("1R3r2/k7/8/8/8/8/8/4K2R w K - 0 1", m)
+            .contains(&"1R3r2/k7/8/8/8/8/8/5RK1 b - -".to_string())
+    );
+    // The checking bishop b4 is paralysed by Bh2-d6.
+    assert!(
+        reference_successors("4k3/8/8/8/1b6/8/7B/4K3 w - - 0 1", m)
+            .contains(&"4k3/8/3B4/8/1b6/8/8/4K3 b - -".to_string())
+    );
+    // Bb2-a3 would cut the white rook's observation of a1: the black rook checks h1.
+    assert!(
+        !reference_successors("4k3/8/8/R1b5/8/8/1B6/r6K w - - 0 1", m)
+            .iter()
+            .any(|f| f.starts_with("4k3/8/8/R1b5/8/B7/8/r6K"))
+    );
+    // The pawn e4 has just made its two-step beside d4, which could take it en passant: it
+    // is paralysed and gives no check (Popeye). After d4-d3 the right has lapsed and e4
+    // checks f5, so d4-d3 is illegal all the same; d4xe3 is legal.
+    let fen = "8/8/8/5k2/3pP3/8/8/4K3 b - e3 0 1";
+    assert!(!king_attacked_in(&parse(fen), false, m));
+    assert!(king_attacked_in(&parse(fen), false, Cond::Orthodox));
+    let after = reference_successors(fen, m);
+    assert!(!after.iter().any(|f| f.contains("/3p4/")));
+    assert!(after.contains(&"8/8/8/5k2/8/4p3/8/4K3 w - -".to_string()));
+    // The same when the pawn beside cannot take, being paralysed by c3: 1.e2-e4 leaves
+    // Black without a move and not in check, stalemate (Popeye: `=1` 1.e2-e4, and `#1` only
+    // 1.Qg8-g4).
+    let p = parse(STALEMATE_BY_TWO_STEP);
+    let e4 = children(&p, m)
+        .into_iter()
+        .find(|q| to_fen(q) == "6Q1/3N4/8/5k2/3pP3/2P2K2/8/8 b - e3")
+        .expect("1.e2-e4 is legal");
+    assert!(!king_attacked_in(&e4, false, m));
+    assert!(children(&e4, m).is_empty());
+}
+
+/// Madrasi: 1.e2-e4 is stalemate, not mate (see [`madrasi_reference_rules`]).
+const STALEMATE_BY_TWO_STEP: &str = "6Q1/3N4/8/5k2/3p4/2P2K2/4P3/8 w - - 0 1";
+
+/// chainmate agrees: the two-stepped pawn gives no check, and 1.e2-e4 is no mate.
+#[test]
+fn madrasi_two_stepped_pawn_is_paralysed() {
+    let after = "6Q1/3N4/8/5k2/3pP3/2P2K2/8/8 b - e3 0 1";
+    let pos = chainmate::position::Position::from_fen(after).unwrap();
+    let rules = chainmate_rules(&pos, "madrasi");
+    assert!(!rules.in_check(&pos), "madrasi: check in {after}");
+    assert!(
+        rules.legal_moves(&pos).is_empty(),
+        "madrasi: moves in {after}"
+    );
+    let keys = mate_in_one_keys(STALEMATE_BY_TWO_STEP, "madrasi");
+    assert!(
+        keys.iter().any(|k| k.contains("g4")) && !keys.iter().any(|k| k.contains("e4")),
+        "madrasi: #1 keys {keys:?}"
+    );
+}
+
+/// Check, as chainmate's `in_check` tells it, is the reference's at the suite's roots and
+/// their successors (perft counts cannot show it where no move depends on it, e.g. the
+/// en-passant paralysis).
+fn check_in_check(text: &str, c: Cond, name: &str) {
+    for (fen, _) in suite(text) {
+        let root = parse(&fen);
+        for p in std::iter::once(root.clone()).chain(children(&root, c)) {
+            let f = to_fen(&p);
+            let pos = chainmate::position::Position::from_fen(&f).unwrap();
+            let theirs = chainmate_rules(&pos, name).in_check(&pos);
+            assert_eq!(
+                theirs,
+                king_attacked_in(&p, p.white, c),
+                "{name}: check in {f}"
+            );
+        }
+    }
 }
 
 const TATARSTAN: &str = include_str!("data/perft/tatarstan.epd");
@@ -1011,7 +1315,7 @@ fn square(name: &str) -> usize {
 fn tatarstan_results(fen: &str, from: &str, to: &str, with_chains: bool) -> Vec<String> {
     let p = parse(fen);
     let (s, t) = (square(from), square(to));
-    let (q, _, _, mid, rook_from) = orthodox_moves(&p, false)
+    let (q, _, _, mid, rook_from) = orthodox_moves(&p, Cond::Orthodox)
         .into_iter()
         .find(|m| m.1 == s && m.2 == t)
         .expect("the leader is pseudo-legal");
@@ -1253,7 +1557,8 @@ fn tatarstan_children_match_chainmate() {
 }
 
 /// Prints suite lines (`FEN ;D1 n ...`) from the reference generator for the FENs in the
-/// file named by REFERENCE_FENS (`FEN;depth` per line). Used to write the suites; run with
+/// file named by REFERENCE_FENS (`FEN;depth` per line); with REFERENCE_CHILDREN set, also
+/// each root's successors (`child FEN ;D1 n`). Used to write the suites; run with
 /// `REFERENCE_FENS=... REFERENCE_COND=kazan cargo test --release --test reference_conditions -- --ignored --nocapture`.
 #[test]
 #[ignore]
@@ -1267,6 +1572,8 @@ fn print_suite_counts() {
         Ok("pocket-mutation") => Cond::Pocket,
         Ok("tatarstan") => Cond::Tatarstan,
         Ok("tatarstan-nochains") => Cond::TatarstanNoChains,
+        Ok("circe") => Cond::Circe,
+        Ok("madrasi") => Cond::Madrasi,
         _ => Cond::Orthodox,
     };
     for line in std::fs::read_to_string(path)
@@ -1278,7 +1585,7 @@ fn print_suite_counts() {
         let fen = fen.trim();
         let p = parse(fen);
         assert!(
-            !king_attacked(&p, !p.white),
+            !king_attacked_in(&p, !p.white, cond),
             "{fen}: the side not to move is in check"
         );
         let depth = depth.trim().parse::<u32>().unwrap();
@@ -1291,7 +1598,18 @@ fn print_suite_counts() {
             .map(|(i, n)| format!(";D{} {n}", i + 1))
             .collect();
         println!("{fen} {}", text.join(" "));
+        // REFERENCE_CHILDREN=1: also each legal successor with its own D1, for a depth-2
+        // comparison with a program that only lists moves (Popeye's `~1`).
+        if std::env::var("REFERENCE_CHILDREN").is_ok() {
+            for q in children(&p, cond) {
+                println!("child {} 0 1 ;D1 {}", to_fen(&q), perft(&q, cond, 1));
+            }
+        }
         let name = std::env::var("REFERENCE_COND").unwrap_or_else(|_| "orthodox".into());
+        if chainmate::rules::Condition::parse(&name).is_none() {
+            eprintln!("  reference {reference_time:.2?}, chainmate has no condition {name}");
+            continue;
+        }
         let t = std::time::Instant::now();
         let theirs: Vec<u64> = (1..=depth)
             .map(|d| chainmate_perft(fen, &name, d))
