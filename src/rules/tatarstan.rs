@@ -112,14 +112,18 @@ pub(crate) fn defences(pos: &Position) -> Defences {
 /// Number of strength levels (see `piece::KindInfo::strength`).
 const LEVELS: usize = 32;
 
-/// The state of one cascade (cloned where a D8 promotion branches). Pending events wait in
-/// one bucket per defender strength; per defender kind met so far, `marks` holds two
-/// bitsets per defender square over the defended squares: queued and fired.
+/// The state of one cascade (cloned where a D8 promotion branches), kept between the
+/// cascades of one leader so that its buffers are allocated once. Pending events wait in
+/// one stack per defender strength (`nonempty` marks the stacks in use); per defender
+/// kind met so far (`marks[..kinds]`), two bitsets per defender square over the defended
+/// squares: queued and fired.
 #[derive(Clone)]
 struct Cascade {
     pos: Position,
     buckets: [Vec<(Square, Square, Kind)>; LEVELS],
+    nonempty: u32,
     marks: Vec<(Kind, Box<[[Bitboard; 64]; 2]>)>,
+    kinds: usize,
     done: Vec<Transformation>,
 }
 
@@ -127,12 +131,43 @@ const QUEUED: usize = 0;
 const FIRED: usize = 1;
 
 impl Cascade {
+    fn new(pos: &Position) -> Cascade {
+        Cascade {
+            pos: *pos,
+            buckets: Default::default(),
+            nonempty: 0,
+            marks: Vec::new(),
+            kinds: 0,
+            done: Vec::new(),
+        }
+    }
+
+    /// Starts a new cascade from `pos`, keeping the buffers.
+    fn reset(&mut self, pos: &Position) {
+        self.pos = *pos;
+        while self.nonempty != 0 {
+            let level = self.nonempty.trailing_zeros() as usize;
+            self.buckets[level].clear();
+            self.nonempty &= self.nonempty - 1;
+        }
+        for m in &mut self.marks[..self.kinds] {
+            *m.1 = [[0; 64]; 2];
+        }
+        self.kinds = 0;
+        self.done.clear();
+    }
+
     fn marks(&mut self, kind: Kind) -> &mut [[Bitboard; 64]; 2] {
-        let i = match self.marks.iter().position(|m| m.0 == kind) {
+        let i = match self.marks[..self.kinds].iter().position(|m| m.0 == kind) {
             Some(i) => i,
             None => {
-                self.marks.push((kind, Box::new([[0; 64]; 2])));
-                self.marks.len() - 1
+                if self.kinds == self.marks.len() {
+                    self.marks.push((kind, Box::new([[0; 64]; 2])));
+                } else {
+                    self.marks[self.kinds].0 = kind; // zeroed by `reset`
+                }
+                self.kinds += 1;
+                self.kinds - 1
             }
         };
         &mut self.marks[i].1
@@ -143,13 +178,22 @@ impl Cascade {
         let m = self.marks(kind);
         if (m[QUEUED][a as usize] | m[FIRED][a as usize]) & bit == 0 {
             m[QUEUED][a as usize] |= bit;
-            self.buckets[kind.info().strength as usize % LEVELS].push((a, b, kind));
+            let level = kind.info().strength as usize % LEVELS;
+            self.buckets[level].push((a, b, kind));
+            self.nonempty |= 1 << level;
         }
     }
 
     /// Takes the next event of the weakest pending strength.
     fn pop(&mut self) -> Option<(Square, Square, Kind)> {
-        let e = self.buckets.iter_mut().find_map(|b| b.pop())?;
+        if self.nonempty == 0 {
+            return None;
+        }
+        let level = self.nonempty.trailing_zeros() as usize;
+        let e = self.buckets[level].pop().expect("a marked stack is not empty");
+        if self.buckets[level].is_empty() {
+            self.nonempty &= !(1 << level);
+        }
         self.marks(e.2)[QUEUED][e.0 as usize] &= !bb(e.1);
         Some(e)
     }
@@ -178,19 +222,15 @@ fn descending(mut set: Bitboard) -> impl Iterator<Item = Square> {
 /// Runs the cascade after a move from `before` to `after`, where the pieces that moved
 /// stand on `moved`; calls `f` with each outcome (one per D8 choice sequence) and the
 /// transformations in firing order.
-pub(crate) fn cascade(
+fn cascade(
+    st: &mut Cascade,
     before: &Defences,
     after: &Position,
     moved: Bitboard,
     rules: &Rules,
     f: &mut impl FnMut(&Position, &[Transformation]) -> ControlFlow<()>,
 ) -> ControlFlow<()> {
-    let mut st = Cascade {
-        pos: *after,
-        buckets: Default::default(),
-        marks: Vec::new(),
-        done: Vec::new(),
-    };
+    st.reset(after);
     // Pushed in descending square order so that buckets pop in ascending order.
     for a in descending(after.board.occupied()) {
         let now = defended(after, a);
@@ -212,7 +252,7 @@ pub(crate) fn cascade(
 }
 
 fn run(
-    mut st: Cascade,
+    st: &mut Cascade,
     rules: &Rules,
     f: &mut impl FnMut(&Position, &[Transformation]) -> ControlFlow<()>,
 ) -> ControlFlow<()> {
@@ -237,7 +277,7 @@ fn run(
                 branch.pos.transform(b, k);
                 branch.done.push((b, k));
                 branch.add_events(b);
-                run(branch, rules, f)?;
+                run(&mut branch, rules, f)?;
             }
             return ControlFlow::Continue(());
         }
@@ -289,6 +329,7 @@ fn each_move(
 ) -> ControlFlow<()> {
     // Chains that end on the same board with the same pieces moved have the same cascade.
     let mut seen = IdSet::default();
+    let mut st = Cascade::new(pos);
     let mut body = |m: Move, after: &Position, steps: &[kazan::Follow]| {
         let moved = moved_squares(pos, m, steps);
         if !seen.insert(after.hash ^ moved.wrapping_mul(0x9E37_79B9_7F4A_7C15)) {
@@ -297,7 +338,7 @@ fn each_move(
         // The en-passant right needs the two-step pawn to be a pawn after the cascade.
         let double = last_double(pos, m, steps);
         let mut index = 0u32;
-        cascade(before, after, moved, rules, &mut |fin, done| {
+        cascade(&mut st, before, after, moved, rules, &mut |fin, done| {
             let mut fin = *fin;
             let ep = match double {
                 Some((ep, at)) if fin.board.kind_at(at) == Some(Kind::Pawn) => ep,
