@@ -952,3 +952,24 @@ fn every_shipped_yaml_file_loads() {
     }
     assert!(loaded > 40, "{loaded}");
 }
+
+/// Circe and Madrasi are read from YAML (`options: [Circe]`, `condition: madrasi`) and from
+/// Popeye input (`Condition Circe`), with fairy pieces, and solved under the condition.
+#[test]
+fn circe_and_madrasi_in_yaml_and_popeye_input() {
+    use chainmate::rules::Condition;
+    let p = yaml("algebraic:\n  white: [Kc1, Qd1]\n  black: [Ka8, Pd5, Se5, Nh8]\nstipulation: \"#2\"\noptions: [Circe]\n")
+        .unwrap();
+    assert_eq!(p[0].condition, Condition::Circe);
+    let p = yaml("algebraic:\n  white: [Ke1, Rd1]\n  black: [Ka8, Re8]\nstipulation: \"h#2\"\ncondition: madrasi\n")
+        .unwrap();
+    assert_eq!(p[0].condition, Condition::Madrasi);
+    let p = inp("BeginProblem\nCondition Madrasi\nStipulation #2\nPieces White Ke1 Nd1 Black Ke8 Nd8\nEndProblem")
+        .unwrap();
+    assert_eq!(p[0].condition, Condition::Madrasi);
+    let p = inp(
+        "BeginProblem\nCondition circe\nStipulation #2\nPieces White Ke1 Black Ke8\nEndProblem",
+    )
+    .unwrap();
+    assert_eq!(p[0].condition, Condition::Circe);
+}
