@@ -47,6 +47,21 @@ impl super::ConditionRules for Circe {
         })
     }
 
+    /// A move that captures nothing is an orthodox move (nothing is reborn), so its
+    /// legality is decided without playing it; only captures are played with rebirth.
+    fn count_legal(pos: &Position, rules: &Rules) -> u64 {
+        let mut n = 0;
+        let _ = orthodox::each_legal_unplayed(pos, rules, &mut |m| {
+            n += u64::from(!captures(pos, m));
+            ControlFlow::Continue(())
+        });
+        let _ = orthodox::each_pseudo_legal(pos, rules, &mut |m| {
+            n += u64::from(captures(pos, m) && orthodox::is_legal_child(&after(pos, m).0));
+            ControlFlow::Continue(())
+        });
+        n
+    }
+
     fn generate(pos: &Position, rules: &Rules, list: &mut MoveList) {
         orthodox::pseudo_legal(pos, rules, list)
     }
@@ -63,6 +78,11 @@ impl super::ConditionRules for Circe {
         }
         Some((child, e))
     }
+}
+
+/// Does the move take a unit?
+fn captures(pos: &Position, m: Move) -> bool {
+    m.kind == MoveKind::EnPassant || (m.kind != MoveKind::Castle && !pos.board.is_empty(m.to))
 }
 
 /// Is the square light (h1, a8)? a1 is dark.
