@@ -107,7 +107,7 @@ fn chainmate_codes(text: &str) -> String {
         let mut s = String::new();
         let mut rest = out.as_str();
         while let Some(i) = rest.find(popeye) {
-            let after = rest[i + popeye.len()..].as_bytes();
+            let after = &rest.as_bytes()[i + popeye.len()..];
             let at_square = after.len() >= 2
                 && (b'a'..=b'h').contains(&after[0])
                 && (b'1'..=b'8').contains(&after[1]);
