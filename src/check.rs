@@ -276,7 +276,12 @@ impl<'a> MoveReader<'a> {
                 .find(|(_, c, _)| c.hash == after.hash && c.board == after.board)
                 .map(|(m, c, _)| (*m, *c));
         }
-        let leader = |t: &str| t.split('(').next().unwrap_or("").to_string();
+        // The first step alone: without a Kazan chain or Tatarstan cascade in parentheses,
+        // or a Circe rebirth in brackets (`Qxd5` for `Qxd5[+bRa8]`).
+        let leader = |t: &str| {
+            let t = t.split('(').next().unwrap_or("");
+            t.split('[').next().unwrap_or("").to_string()
+        };
         let mut wants = vec![normalize(text)];
         if !self.has_nightrider && wants[0].starts_with('N') {
             wants.push(format!("S{}", &wants[0][1..]));
@@ -286,7 +291,7 @@ impl<'a> MoveReader<'a> {
             if exact.is_some() {
                 return exact;
             }
-            if !want.contains('(') {
+            if !want.contains('(') && !want.contains('[') {
                 let by_leader =
                     self.unique(|long, short| leader(long) == *want || leader(short) == *want);
                 if by_leader.is_some() {
@@ -347,10 +352,26 @@ impl<'a> MoveReader<'a> {
 
 fn line_matches(found: &[MoveInfo], stated: &[String]) -> bool {
     found.len() == stated.len()
-        && found
-            .iter()
-            .zip(stated)
-            .all(|(f, s)| normalize(&f.text) == *s || normalize(&f.short) == *s)
+        && found.iter().zip(stated).all(|(f, s)| {
+            let (long, short) = (normalize(&f.text), normalize(&f.short));
+            long == *s
+                || short == *s
+                || (!s.contains('[')
+                    && (without_rebirth(&long) == *s || without_rebirth(&short) == *s))
+        })
+}
+
+/// A normalized move text without its Circe rebirth (`Qd1d5[bRa8]` is `Qd1d5`): the
+/// rebirth follows from the move, so a stated line may leave it out. A text that starts
+/// with a bracket (a combo) stays as it is.
+fn without_rebirth(text: &str) -> String {
+    match text.find('[') {
+        Some(i) if i > 0 => {
+            let end = text[i..].find(']').map_or(text.len(), |j| i + j + 1);
+            format!("{}{}", &text[..i], &text[end..])
+        }
+        _ => text.to_string(),
+    }
 }
 
 fn line_text(line: &[MoveInfo]) -> String {

@@ -125,3 +125,32 @@ fn olive_collections_are_checked_as_they_are() {
     assert_ne!(code, 2, "{err}");
     assert!(out.contains("summary:"), "{out}");
 }
+
+/// Circe: a stated solution may leave out the rebirths (they follow from the moves), in
+/// help lines and in a tree's variations, or write them as chainmate (and Popeye) print
+/// them. The Werner #5 of problems/circe is sound with its main line stated briefly.
+#[test]
+fn circe_stated_solutions_may_leave_out_the_rebirth() {
+    let dir = std::env::temp_dir().join(format!("chainmate-circe-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let help = "stipulation: \"h#2\"\noptions: [Circe]\nalgebraic:\n  white: [Kc1, Qd1, Rh3, Sf3, Pe4]\n  black: [Ka8, Rd5, Pb7, Sc7, Bf5]\nsolution: |\n";
+    let cases = [
+        ("short.yaml", format!("{help}  1.Kb8 Qxd5 2.Kc8 Qd8#\n")),
+        (
+            "long.yaml",
+            format!("{help}  1.Ka8-b8 Qd1*d5[+bRa8] 2.Kb8-c8 Qd5-d8 #\n"),
+        ),
+        (
+            "tree.yaml",
+            "stipulation: \"#5\"\noptions: [Circe]\nalgebraic:\n  white: [Ke1, Rh1, Bg3, Bg4]\n  black: [Kg2, Rb2]\nsolution: |\n  1.Rg1+! Kxg1 2.0-0-0+ Kg2 3.Rg1+ Kxg1 4.Kxb2+ Kg2 5.Rg1#\n".to_string(),
+        ),
+    ];
+    for (name, text) in &cases {
+        let f = dir.join(name);
+        std::fs::write(&f, text).unwrap();
+        let (code, out, err) = chainmate(&["check", "-q", f.to_str().unwrap()]);
+        assert!(out.contains(": sound"), "{name}: {out}{err}");
+        assert_eq!(code, 0, "{name}: {out}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
