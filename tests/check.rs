@@ -126,9 +126,10 @@ fn olive_collections_are_checked_as_they_are() {
     assert!(out.contains("summary:"), "{out}");
 }
 
-/// Circe: a stated solution may leave out the rebirths (they follow from the moves), in
-/// help lines and in a tree's variations, or write them as chainmate (and Popeye) print
-/// them. The Werner #5 of problems/circe is sound with its main line stated briefly.
+/// Circe: a stated help line may leave out the rebirths (they follow from the moves), or
+/// write them as chainmate (and Popeye) print them; a wrong line still fails. The Werner
+/// #5 of problems/circe is sound with its key stated briefly (a tree's verdict judges the
+/// key).
 #[test]
 fn circe_stated_solutions_may_leave_out_the_rebirth() {
     let dir = std::env::temp_dir().join(format!("chainmate-circe-{}", std::process::id()));
@@ -152,5 +153,9 @@ fn circe_stated_solutions_may_leave_out_the_rebirth() {
         assert!(out.contains(": sound"), "{name}: {out}{err}");
         assert_eq!(code, 0, "{name}: {out}");
     }
+    let f = dir.join("wrong.yaml");
+    std::fs::write(&f, format!("{help}  1.Kb8 Qxd5 2.Kc8 Qd7#\n")).unwrap();
+    let (_, out, _) = chainmate(&["check", "-q", f.to_str().unwrap()]);
+    assert!(out.contains("stated line does not work"), "{out}");
     std::fs::remove_dir_all(&dir).ok();
 }
