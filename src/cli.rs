@@ -194,6 +194,11 @@ pub struct SearchArgs {
     /// No progress bar.
     #[arg(long, short)]
     pub quiet: bool,
+    /// The plain exhaustive search, without the help-play cuts (final-position and
+    /// immobility cut, stalemate landing filter, check candidates): slower, for
+    /// cross-checking. The output is the same.
+    #[arg(long)]
+    pub exhaustive: bool,
 }
 
 #[derive(Args, Debug, Clone)]

@@ -557,3 +557,25 @@ fn header_as_popeye_prints_it() {
         "{stdout}"
     );
 }
+
+/// `--exhaustive` (the plain search, without the help-play cuts) prints exactly what the
+/// default search prints, for help, series and help-stalemate problems and for `check`.
+#[test]
+fn exhaustive_search_prints_the_same() {
+    for f in [
+        "problems/orthodox/h2_0156.inp",
+        "problems/orthodox/ser6_0189.inp",
+        "problems/orthodox/hs2_0556.inp",
+        "problems/orthodox/h1h_2537.inp",
+        "problems/kazan/03_help1.yaml",
+    ] {
+        let path = root(f);
+        let (c1, cut, _) = chainmate(&["solve", "-q", "--threads", "1", &path]);
+        let (c2, plain, err) = chainmate(&["solve", "-q", "--threads", "1", "--exhaustive", &path]);
+        assert_eq!((c1, c2), (0, 0), "{f}: {err}");
+        assert_eq!(cut, plain, "{f}");
+        assert!(plain.contains('#') || plain.contains('='), "{f}: {plain}");
+    }
+    let (code, out, _) = chainmate(&["check", "-q", "--exhaustive", &root("problems/kazan")]);
+    assert_eq!(code, 0, "{out}");
+}

@@ -402,6 +402,7 @@ fn check_problem(
             hash_mb,
             stop: stop.clone(),
             progress: None,
+            exhaustive: a.search.exhaustive,
         };
         let rules = rules_for(t.condition, &t.position);
         let (v, r) = check_twin(p, t, &rules, &settings);

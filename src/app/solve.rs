@@ -209,6 +209,7 @@ impl Solving<'_> {
             hash_mb: self.search.hash,
             stop: self.stop.clone(),
             progress: Some(progress),
+            exhaustive: self.search.exhaustive,
         };
         let r = solve_twin(&t.search_input(), &rules, &settings);
         bar.finish_and_clear();

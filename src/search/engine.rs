@@ -70,6 +70,8 @@ pub struct Engine<'a> {
     pub threat_limit: Option<u32>,
     /// The final-position cut of help and series play (orthodox movement only).
     reach: Option<Box<Reach>>,
+    /// The plain exhaustive search (`--exhaustive`): see [`Engine::exhaustive`].
+    plain: bool,
 }
 
 /// Per-task scratch: node counter and remembered refutations (killers) per depth.
@@ -109,7 +111,17 @@ impl<'a> Engine<'a> {
             reach: rules
                 .orthodox_movement()
                 .then(|| Box::new(Reach::new(rules.promotions()))),
+            plain: false,
         }
+    }
+
+    /// The plain exhaustive search, for cross-checking the cuts (`--exhaustive`): no
+    /// final-position cut, and the last move looked for among all legal moves (no check or
+    /// stalemate candidate filter).
+    pub fn exhaustive(mut self) -> Self {
+        self.reach = None;
+        self.plain = true;
+        self
     }
 
     #[inline]
@@ -136,6 +148,19 @@ impl<'a> Engine<'a> {
     /// Returns the first such move.
     pub fn goal_in_one(&self, ctx: &mut Ctx, pos: &Position) -> Option<Move> {
         let mut found = None;
+        if self.plain {
+            let mate = self.goal == Goal::Mate;
+            let _ = self.rules.for_each_legal(pos, |m, child| {
+                ctx.nodes += 1;
+                if self.rules.in_check(child) == mate && !self.rules.has_legal_move(child) {
+                    found = Some(m);
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                }
+            });
+            return found;
+        }
         if self.goal == Goal::Mate {
             // The mate found last is often a mate here too.
             if let Some(k) = ctx.wins[1].filter(|_| self.rules.cheap_replay()) {
@@ -677,8 +702,7 @@ mod tests {
             for goal in [Goal::Mate, Goal::Stalemate] {
                 let (tt1, tt2) = (Tt::new(1), Tt::new(1));
                 let cut = Engine::new(&rules, goal, &tt1, &stop);
-                let mut plain = Engine::new(&rules, goal, &tt2, &stop);
-                plain.reach = None;
+                let plain = Engine::new(&rules, goal, &tt2, &stop).exhaustive();
                 let mut ctx = Ctx::new();
                 // Plain goal in one: every legal move tried.
                 let brute = rules.legal_moves(&pos).iter().any(|(_, c)| {

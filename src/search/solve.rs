@@ -29,6 +29,8 @@ pub struct Settings {
     pub stop: Arc<AtomicBool>,
     /// Called after each finished root move with (done, total).
     pub progress: Option<Arc<dyn Fn(u64, u64) + Send + Sync>>,
+    /// The plain exhaustive search (`--exhaustive`, see `Engine::exhaustive`).
+    pub exhaustive: bool,
 }
 
 impl Default for Settings {
@@ -39,6 +41,7 @@ impl Default for Settings {
             hash_mb: 1024,
             stop: Arc::new(AtomicBool::new(false)),
             progress: None,
+            exhaustive: false,
         }
     }
 }
@@ -75,6 +78,9 @@ pub fn solve_twin(input: &SearchInput, rules: &Rules, settings: &Settings) -> Tw
     // The table starts small and grows up to `--hash` as the search fills it.
     let tt = Tt::acquire(settings.hash_mb);
     let mut engine = Engine::new(rules, stip.goal, &tt, &settings.stop);
+    if settings.exhaustive {
+        engine = engine.exhaustive();
+    }
     engine.threat_limit = settings.options.threat;
     let pos = start_position(input);
     let mut result = empty_result(input, rules);
