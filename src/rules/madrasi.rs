@@ -56,6 +56,30 @@ impl super::ConditionRules for Madrasi {
         orthodox::is_pseudo_legal(pos, rules, m) && !paralysed(pos, m.from)
     }
 
+    /// A move that is legal in orthodox chess is legal here too (an attack by an active
+    /// unit is an orthodox attack), and orthodox legality is plain without playing the move
+    /// for a unit other than the king that is not pinned, when no unit checks orthodoxly.
+    /// Only the other moves are played.
+    fn count_legal(pos: &Position, rules: &Rules) -> u64 {
+        let us = pos.side;
+        let ksq = pos.king(us);
+        let board = &pos.board;
+        let quiet = ksq != NO_SQUARE
+            && board.attackers_to(ksq, us.flip(), board.occupied()) == 0;
+        let pinned = orthodox::pinned(pos);
+        let mut n = 0;
+        let _ = each_pseudo_legal(pos, rules, &mut |m| {
+            let plain = quiet
+                && m.from != ksq
+                && m.kind != MoveKind::EnPassant
+                && m.kind != MoveKind::Castle
+                && pinned & bb(m.from) == 0;
+            n += u64::from(plain || legal_child(&pos.make(m)));
+            ControlFlow::Continue(())
+        });
+        n
+    }
+
     fn play(pos: &Position, _: &Rules, m: Move) -> Option<Position> {
         Some(pos.make(m)).filter(legal_child)
     }
