@@ -278,10 +278,7 @@ impl<'a> MoveReader<'a> {
         }
         // The first step alone: without a Kazan chain or Tatarstan cascade in parentheses,
         // or a Circe rebirth in brackets (`Qxd5` for `Qxd5[+bRa8]`).
-        let leader = |t: &str| {
-            let t = t.split('(').next().unwrap_or("");
-            t.split('[').next().unwrap_or("").to_string()
-        };
+        let leader = |t: &str| without_rebirth(t.split('(').next().unwrap_or(""));
         let mut wants = vec![normalize(text)];
         if !self.has_nightrider && wants[0].starts_with('N') {
             wants.push(format!("S{}", &wants[0][1..]));

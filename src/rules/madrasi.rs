@@ -12,11 +12,10 @@
 //! such an attack. A move can therefore parry a check by paralysing the checking unit.
 
 use super::{Rules, orthodox};
-use crate::core::bitboard::between;
 use crate::core::board::piece_attacks;
 use crate::core::{Bitboard, Color, Kind, NO_SQUARE, Square, Squares, bb};
 use crate::moves::{Move, MoveKind, MoveList, Step};
-use crate::position::{CASTLINGS, Position};
+use crate::position::Position;
 use std::ops::ControlFlow;
 
 /// Madrasi.
@@ -192,30 +191,8 @@ fn castlings(
     rules: &Rules,
     emit: &mut impl FnMut(Move) -> ControlFlow<()>,
 ) -> ControlFlow<()> {
-    if pos.castling == 0 || !rules.castling_allowed() {
-        return ControlFlow::Continue(());
-    }
-    let us = pos.side;
-    let them = us.flip();
-    let occ = pos.board.occupied();
-    for &(kf, kt, rf, _, bit) in &CASTLINGS[us.idx()] {
-        let pass = if kt > kf { kf + 1 } else { kf - 1 };
-        if pos.castling & bit == 0
-            || between(kf, rf) & occ != 0
-            || attacked(pos, kf, them)
-            || attacked(pos, pass, them)
-        {
-            continue;
-        }
-        emit(Move {
-            from: kf,
-            to: kt,
-            promo: None,
-            kind: MoveKind::Castle,
-            chain: 0,
-        })?;
-    }
-    ControlFlow::Continue(())
+    let them = pos.side.flip();
+    orthodox::castlings_with(pos, rules, |s| attacked(pos, s, them), emit)
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@
 use super::Rules;
 use crate::core::bitboard::*;
 use crate::core::board::{BISHOP_IDX, NIGHT_IDX, ROOK_IDX, piece_attacks};
-use crate::core::{Bitboard, Color, Kind, NO_SQUARE, Squares, bb};
+use crate::core::{Bitboard, Color, Kind, NO_SQUARE, Square, Squares, bb};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::{CASTLINGS, Position};
 use std::ops::ControlFlow;
@@ -493,26 +493,28 @@ fn castling_moves(
     rules: &Rules,
     out: &mut impl FnMut(Move) -> ControlFlow<()>,
 ) -> ControlFlow<()> {
+    let them = pos.side.flip();
+    castlings_with(pos, rules, |s| pos.board.attacked(s, them), out)
+}
+
+/// The castlings of the side to move whose king neither stands on nor passes a square
+/// that `attacked` names (the square it reaches is left to the legality test): orthodox
+/// with the orthodox attack test, and any condition with its own.
+pub fn castlings_with(
+    pos: &Position,
+    rules: &Rules,
+    attacked: impl Fn(Square) -> bool,
+    out: &mut impl FnMut(Move) -> ControlFlow<()>,
+) -> ControlFlow<()> {
     let us = pos.side;
     let rights = pos.castling;
     if rights == 0 || !rules.castling_allowed() {
         return ControlFlow::Continue(());
     }
-    let board = &pos.board;
-    let occ = board.occupied();
+    let occ = pos.board.occupied();
     for &(kf, kt, rf, _, bit) in &CASTLINGS[us.idx()] {
-        if rights & bit == 0 {
-            continue;
-        }
-        if between(kf, rf) & occ != 0 {
-            continue;
-        }
-        let them = us.flip();
-        if board.attacked(kf, them) {
-            continue;
-        }
         let pass = if kt > kf { kf + 1 } else { kf - 1 };
-        if board.attacked(pass, them) {
+        if rights & bit == 0 || between(kf, rf) & occ != 0 || attacked(kf) || attacked(pass) {
             continue;
         }
         out(Move {
