@@ -13,6 +13,31 @@
 //! Castling moves the king two squares and a rook at once, so the cut is skipped while any
 //! castling right remains. Fairy pieces are covered: a compound's distances come from the
 //! union of its parts' moves.
+//!
+//! # One final position ([`Reach::final_possible`])
+//!
+//! The test above lets every piece of a side use all of that side's moves and attack from
+//! every square it can reach at once. The sharper test pictures one final position:
+//!
+//! * each winner piece ends on one square `t` as one kind (a pawn as a pawn, or as a
+//!   promotion piece after reaching its last rank), which takes at least its empty-board
+//!   distance `d(t)` of moves; the winner's moves are shared, so the distances add up to at
+//!   most the winner's moves left. A piece may also be captured (or stand anywhere and
+//!   attack nothing near the king), which costs nothing and covers nothing. The winner's
+//!   king always stands somewhere, never on or next to the loser's king square `k`;
+//! * a square is covered by the winner when a winner piece attacks it from its `t` on an
+//!   empty board (a real attack is never more than that);
+//! * for mate, `k` is covered; every square next to `k` is covered or held by a loser
+//!   piece, distinct pieces for distinct squares; the king's walk to `k` plus the holders'
+//!   empty-board distances add up to at most the loser's moves left.
+//!
+//! Every real final position reached within the moves gives such a picture: take each
+//! winner piece's final square and kind (or "captured"), each flight's loser piece, and
+//! the moves each actually made, which are at least its distance. So when no picture
+//! exists, no play reaches the goal. The test tries every `k` the cheap test leaves; for
+//! each, a table over the subsets of the nine squares around `k` gives the winner's
+//! cheapest cover (one piece after the other, each taking one square), and an assignment
+//! table the loser's cheapest distinct holders for the rest.
 
 use crate::core::bitboard::{KING, pawn_attacks};
 use crate::core::board::piece_attacks;
@@ -34,6 +59,102 @@ pub struct Reach {
     /// [kind][square]: the first square of each of the piece's moves (a piece whose every
     /// first square holds one of its own pieces cannot move).
     steps: Vec<[Bitboard; 64]>,
+    /// [colour][kind][from][to]: moves on an empty board (`u8::MAX`: never); a pawn's
+    /// count includes promoting to any promotion piece on the way.
+    far: Vec<[[u8; 64]; 64]>,
+    /// [colour][from]: a pawn's forms.
+    pawn_forms: [Vec<PawnForms>; 2],
+    promotions: Vec<Kind>,
+    /// [colour][kind][k]: the squares from which such a piece attacks `k` or a square next
+    /// to it, on an empty board.
+    near_att: Vec<[Bitboard; 64]>,
+    /// [colour][kind][from][k]: what such a piece on `from` attacks around `k` on an empty
+    /// board, as bits in the order of `around(k)` (bit 8 at most: `k` itself).
+    masks: Vec<[[u16; 64]; 64]>,
+    /// [k]: `around(k)`.
+    around: [([u8; 9], usize); 64],
+}
+
+/// What a winner piece can be at the end (its kind then), with the moves it takes to
+/// stand on each square (`NONE`: too many) and the set of those squares. A pawn has one
+/// form as a pawn and one per promotion piece; `piece` numbers the pieces, the winner's
+/// king (when there is one) first.
+struct Form<'r> {
+    piece: u8,
+    kind: Kind,
+    from: u8,
+    row: &'r [u8; 64],
+    reach: Bitboard,
+}
+
+/// A pawn's moves to each square as a pawn (it stops on its last rank, which it never
+/// holds as a pawn) and as each promotion piece, with the squares within d moves.
+type Table = ([u8; 64], [Bitboard; MAX_D + 1]);
+struct PawnForms {
+    as_pawn: Table,
+    promoted: Vec<Table>,
+}
+
+fn table(row: [u8; 64]) -> Table {
+    let mut within = [0; MAX_D + 1];
+    for (t, &d) in row.iter().enumerate() {
+        if (d as usize) <= MAX_D {
+            within[d as usize] |= bb(t as u8);
+        }
+    }
+    for i in 1..=MAX_D {
+        within[i] |= within[i - 1];
+    }
+    (row, within)
+}
+
+const NONE: u8 = u8::MAX;
+
+/// The squares around `k` (its flights) in a fixed order, then `k` itself as the last one.
+fn around(k: u8) -> ([u8; 9], usize) {
+    let mut out = [k; 9];
+    let mut n = 0;
+    for s in Squares(KING[k as usize]) {
+        out[n] = s;
+        n += 1;
+    }
+    out[n] = k;
+    (out, n)
+}
+
+/// Can distinct pieces hold every flight of `u` (bit i: flight i) within `budget` moves in
+/// all, `costs[p][i]` being piece p's moves to flight i?
+fn assign(u: usize, costs: &[[u8; 8]], budget: usize) -> bool {
+    let flights: Vec<usize> = (0..8).filter(|&i| u & 1 << i != 0).collect();
+    let size = 1usize << flights.len();
+    let mut hold = [NONE; 256];
+    hold[0] = 0;
+    for cost in costs {
+        for m in (0..size).rev() {
+            let c = hold[m] as usize;
+            if c > budget {
+                continue;
+            }
+            for (j, &f) in flights.iter().enumerate() {
+                let nm = m | 1 << j;
+                let nc = c + cost[f] as usize;
+                if nm != m && nc <= budget && (nc as u8) < hold[nm] {
+                    hold[nm] = nc as u8;
+                }
+            }
+        }
+    }
+    (hold[size - 1] as usize) <= budget
+}
+
+/// The bits of `b` at `sq[..=n]`, as bits 0..=n.
+#[inline]
+fn gather(b: Bitboard, sq: &[u8; 9], n: usize) -> usize {
+    let mut m = 0;
+    for (i, &s) in sq[..=n].iter().enumerate() {
+        m |= (((b >> s) & 1) as usize) << i;
+    }
+    m
 }
 
 fn idx(c: Color, k: Kind) -> usize {
@@ -173,11 +294,83 @@ impl Reach {
                 *t = piece_attacks(sq as u8, Color::White, k, !0);
             }
         }
+        let mut far = vec![[[NONE; 64]; 64]; n];
+        let mut pawn_forms: [Vec<PawnForms>; 2] = [vec![], vec![]];
+        for (i, table) in far.iter_mut().enumerate() {
+            for (from, row) in table.iter_mut().enumerate() {
+                for (to, d) in row.iter_mut().enumerate() {
+                    if let Some(x) = (0..=MAX_D).find(|&x| occupy[i][from][x] & bb(to as u8) != 0) {
+                        *d = x as u8;
+                    }
+                }
+            }
+        }
+        for c in [Color::White, Color::Black] {
+            for from in 0..64 {
+                let d = pawn_dist(c, from);
+                let as_pawn = std::array::from_fn(|t| {
+                    if c.relative_rank(t as u8) == 7 {
+                        NONE
+                    } else {
+                        d[t]
+                    }
+                });
+                let promoted = promotions
+                    .iter()
+                    .map(|&p| {
+                        let mut row = [NONE; 64];
+                        for q in (0..64).filter(|&q| c.relative_rank(q as u8) == 7) {
+                            for (t, r) in row.iter_mut().enumerate() {
+                                let x = d[q] as usize + far[idx(c, p)][q][t] as usize;
+                                *r = (*r).min(x.min(NONE as usize) as u8);
+                            }
+                        }
+                        table(row)
+                    })
+                    .collect();
+                pawn_forms[c.idx()].push(PawnForms {
+                    as_pawn: table(as_pawn),
+                    promoted,
+                });
+            }
+        }
+        let mut near_att = vec![[0; 64]; n];
+        for c in [Color::White, Color::Black] {
+            for &kind in ALL_KINDS.iter() {
+                // Attacks on an empty board are symmetric, except the pawn's, whose
+                // attackers are where the other colour's pawn would attack.
+                let back = if kind == Kind::Pawn {
+                    idx(c.flip(), kind)
+                } else {
+                    idx(c, kind)
+                };
+                for k in 0..64usize {
+                    let near = KING[k] | bb(k as u8);
+                    near_att[idx(c, kind)][k] =
+                        Squares(near).fold(0, |a, x| a | attack[back][x as usize][0]);
+                }
+            }
+        }
+        let mut masks = vec![[[0u16; 64]; 64]; n];
+        for k in 0..64u8 {
+            let (sq, len) = around(k);
+            for (i, table) in masks.iter_mut().enumerate() {
+                for from in 0..64 {
+                    table[from][k as usize] = gather(attack[i][from][0], &sq, len) as u16;
+                }
+            }
+        }
         Reach {
             occupy,
             attack,
             ball,
             steps,
+            far,
+            near_att,
+            masks,
+            around: std::array::from_fn(|k| around(k as u8)),
+            pawn_forms,
+            promotions: promotions.to_vec(),
         }
     }
 
@@ -192,13 +385,27 @@ impl Reach {
         lose_moves: u32,
         mate: bool,
     ) -> bool {
+        self.king_squares(pos, loser, win_moves, lose_moves, mate) != 0
+    }
+
+    /// The squares the cheap cut leaves for the loser's king in the final position
+    /// (every square when the cut does not apply); empty when the goal certainly cannot be
+    /// reached. For stalemate the immobility test must pass too.
+    pub fn king_squares(
+        &self,
+        pos: &Position,
+        loser: Color,
+        win_moves: u32,
+        lose_moves: u32,
+        mate: bool,
+    ) -> Bitboard {
         let (w, l) = (win_moves as usize, lose_moves as usize);
         if w > MAX_D || l > MAX_D || pos.castling != 0 {
-            return true;
+            return !0;
         }
         let ksq = pos.king(loser);
         if ksq == NO_SQUARE {
-            return true;
+            return !0;
         }
         let board = &pos.board;
         let winner = loser.flip();
@@ -229,13 +436,242 @@ impl Reach {
             }
             pieces += 1;
         }
-        let test = |guarded| self.king_square_exists(ksq, guarded, &layers, l, pieces, mate);
-        let king_ok = if w == 1 && (2..=movers.len()).contains(&n) {
-            movers[..n].iter().any(|&m| test(standing | m))
+        let test = |guarded| self.king_squares_with(ksq, guarded, &layers, l, pieces, mate);
+        let squares = if w == 1 && (2..=movers.len()).contains(&n) {
+            movers[..n].iter().fold(0, |a, &m| a | test(standing | m))
         } else {
             test(any_mover)
         };
-        king_ok && (mate || self.others_can_be_immobile(pos, loser, w, l, &layers))
+        if squares != 0 && (mate || self.others_can_be_immobile(pos, loser, w, l, &layers)) {
+            squares
+        } else {
+            0
+        }
+    }
+
+    /// The sharper, costlier form of the king-square test (see "One final position" in
+    /// the module comment): every winner piece ends on one square, their moves add up
+    /// within `win_moves`, and distinct loser pieces hold the flights the winner leaves,
+    /// their moves and the king's walk adding up within `lose_moves`. `false` only when no
+    /// such picture exists.
+    pub fn final_possible(
+        &self,
+        pos: &Position,
+        loser: Color,
+        win_moves: u32,
+        lose_moves: u32,
+        mate: bool,
+        squares: Bitboard,
+    ) -> bool {
+        let (w, l) = (win_moves as usize, lose_moves as usize);
+        if w > MAX_D || l > MAX_D || pos.castling != 0 {
+            return true;
+        }
+        let ksq = pos.king(loser);
+        if ksq == NO_SQUARE {
+            return true;
+        }
+        let board = &pos.board;
+        let winner = loser.flip();
+        // Each winner piece's forms (a pawn: as a pawn and as each promotion piece), the
+        // king's first.
+        let mut forms: Vec<Form> = Vec::with_capacity(32);
+        let mut reach_any = 0;
+        let wk = pos.king(winner);
+        for s in std::iter::once(wk)
+            .filter(|&s| s != NO_SQUARE)
+            .chain(Squares(board.by_color[winner.idx()] & !bb(wk)))
+        {
+            let k = board.kind_at(s).expect("occupied");
+            reach_any |= self.attack[idx(winner, k)][s as usize][w];
+            self.forms(winner, k, s, w, &mut forms);
+        }
+        // The loser's other pieces, and what they can hold within `l` moves.
+        let others: Vec<(Kind, u8)> = Squares(board.by_color[loser.idx()] & !bb(ksq))
+            .map(|s| (board.kind_at(s).expect("occupied"), s))
+            .collect();
+        let mut held_any = 0;
+        for &(k, s) in &others {
+            held_any |= self.occupy[idx(loser, k)][s as usize][l];
+        }
+        let mut best = [NONE; 512];
+        let mut states: Vec<usize> = Vec::with_capacity(512);
+        let mut opts: Vec<(usize, u8)> = Vec::with_capacity(64);
+        let mut opt_best = [NONE; 512];
+        let mut old: Vec<(usize, u8)> = Vec::with_capacity(512);
+        let mut open: Vec<usize> = Vec::with_capacity(512);
+        for k in Squares(self.ball[ksq as usize][l] & squares) {
+            let walk = king_distance(ksq, k);
+            let flights = KING[k as usize];
+            if mate && reach_any & bb(k) == 0 || flights & !(reach_any | held_any) != 0 {
+                continue;
+            }
+            let (sq, n) = self.around[k as usize];
+            let near = flights | bb(k);
+            let all_flights = (1usize << n) - 1;
+            // The winner: cheapest moves for each set of covered squares (bit n: `k`).
+            for &m in &states {
+                best[m] = NONE;
+            }
+            states.clear();
+            best[0] = 0;
+            states.push(0);
+            let mut i = 0;
+            while i < forms.len() {
+                let piece = forms[i].piece;
+                let is_king = forms[i].kind == Kind::King && forms[i].piece == 0 && wk != NO_SQUARE;
+                opts.clear();
+                while i < forms.len() && forms[i].piece == piece {
+                    let f = &forms[i];
+                    i += 1;
+                    let fi = idx(winner, f.kind);
+                    let mut cands = f.reach & self.near_att[fi][k as usize] & !bb(k);
+                    if is_king {
+                        // The king never stands next to the other king; attacking nothing
+                        // around `k` costs it the moves to the nearest such square.
+                        cands &= !near;
+                        let idle = f.reach & !near & !self.near_att[fi][k as usize];
+                        if let Some(d) =
+                            (0..=w).find(|&d| self.occupy[fi][f.from as usize][d] & idle != 0)
+                        {
+                            opts.push((0, d as u8));
+                            opt_best[0] = opt_best[0].min(d as u8);
+                        }
+                    }
+                    for t in Squares(cands) {
+                        let m = self.masks[fi][t as usize][k as usize] as usize;
+                        let c = f.row[t as usize];
+                        if opt_best[m] == NONE {
+                            opts.push((m, c));
+                            opt_best[m] = c;
+                        } else if c < opt_best[m] {
+                            opt_best[m] = c;
+                        }
+                    }
+                }
+                for o in opts.iter_mut() {
+                    o.1 = opt_best[o.0];
+                    opt_best[o.0] = NONE;
+                }
+                // Drop the states covering no more than a cheaper one (they add nothing).
+                opts.sort_unstable_by_key(|o| o.1);
+                let mut kept = 0;
+                for j in 0..opts.len() {
+                    let (m, c) = opts[j];
+                    if c != NONE && !opts[..kept].iter().any(|&(m2, _)| m & !m2 == 0) {
+                        opts[kept] = (m, c);
+                        kept += 1;
+                    }
+                }
+                opts.truncate(kept);
+                // Each piece takes one of its states; a piece other than the king may
+                // also be captured or attack nothing around `k`, which keeps the states
+                // as they are. The king always stands somewhere, never next to `k`.
+                old.clear();
+                old.extend(states.iter().map(|&m| (m, best[m])));
+                if is_king {
+                    for &(m, _) in &old {
+                        best[m] = NONE;
+                    }
+                    states.clear();
+                }
+                for &(m, c) in &old {
+                    for &(om, oc) in &opts {
+                        let nc = c as usize + oc as usize;
+                        let nm = m | om;
+                        if nc <= w && (nc as u8) < best[nm] {
+                            if best[nm] == NONE {
+                                states.push(nm);
+                            }
+                            best[nm] = nc as u8;
+                        }
+                    }
+                }
+            }
+            // The loser: distinct pieces hold the flights the winner leaves. First the
+            // cheap bound (each flight's nearest piece), then the exact assignment.
+            let budget = l - walk;
+            let mut nearest = [NONE; 8];
+            let mut costs = [[NONE; 8]; 16];
+            let mut movers = 0;
+            for &(kind, s) in &others {
+                let row = &self.far[idx(loser, kind)][s as usize];
+                let cost: [u8; 8] =
+                    std::array::from_fn(|i| if i < n { row[sq[i] as usize] } else { NONE });
+                if cost[..n].iter().all(|&c| c as usize > budget) {
+                    continue;
+                }
+                for i in 0..n {
+                    nearest[i] = nearest[i].min(cost[i]);
+                }
+                if movers < costs.len() {
+                    costs[movers] = cost;
+                }
+                movers += 1;
+            }
+            let bound = |u: usize| -> usize {
+                (0..n)
+                    .filter(|&i| u & 1 << i != 0)
+                    .map(|i| nearest[i] as usize)
+                    .sum()
+            };
+            open.clear();
+            for &m in &states {
+                let u = all_flights & !m;
+                if (!mate || m & 1 << n != 0)
+                    && u.count_ones() as usize <= movers
+                    && bound(u) <= budget
+                {
+                    if u == 0 || movers > costs.len() {
+                        return true;
+                    }
+                    open.push(u);
+                }
+            }
+            if open.is_empty() {
+                continue;
+            }
+            // Exact: the cheapest distinct pieces for the flights of each `u`.
+            let mut seen = [0u64; 4];
+            for &u in &open {
+                if seen[u / 64] & 1 << (u % 64) != 0 {
+                    continue;
+                }
+                seen[u / 64] |= 1 << (u % 64);
+                if assign(u, &costs[..movers], budget) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// The forms of a winner piece of kind `k` on `s` within `w` moves: what it can be at
+    /// the end (a pawn: a pawn, or a promotion piece after promoting on the way), each
+    /// with the moves it takes to stand on each square.
+    fn forms<'r>(&'r self, c: Color, k: Kind, s: u8, w: usize, out: &mut Vec<Form<'r>>) {
+        let piece = out.last().map_or(0, |f: &Form| f.piece + 1);
+        let mut push = |kind: Kind, row: &'r [u8; 64], within: &[Bitboard; MAX_D + 1]| {
+            if within[w] != 0 {
+                out.push(Form {
+                    piece,
+                    kind,
+                    from: s,
+                    row,
+                    reach: within[w],
+                });
+            }
+        };
+        let (s, i) = (s as usize, idx(c, k));
+        if k != Kind::Pawn {
+            push(k, &self.far[i][s], &self.occupy[i][s]);
+            return;
+        }
+        let p = &self.pawn_forms[c.idx()][s];
+        push(Kind::Pawn, &p.as_pawn.0, &p.as_pawn.1);
+        for (kind, (row, within)) in self.promotions.iter().zip(&p.promoted) {
+            push(*kind, row, within);
+        }
     }
 
     /// Stalemate: in the final position each of the loser's pieces other than its king and
@@ -319,10 +755,10 @@ impl Reach {
         false
     }
 
-    /// Is there a square for the loser's king (at `ksq`, `l` moves left) whose flights are
-    /// all held by its own pieces (`layers[d]`: squares one of its `pieces` other pieces
-    /// can hold within d moves) or in `guarded`, and, for mate, that is itself guarded?
-    fn king_square_exists(
+    /// The squares for the loser's king (at `ksq`, `l` moves left) whose flights are all
+    /// held by its own pieces (`layers[d]`: squares one of its `pieces` other pieces can
+    /// hold within d moves) or in `guarded`, and, for mate, that are themselves guarded.
+    fn king_squares_with(
         &self,
         ksq: u8,
         guarded: Bitboard,
@@ -330,7 +766,7 @@ impl Reach {
         l: usize,
         pieces: u32,
         mate: bool,
-    ) -> bool {
+    ) -> Bitboard {
         let held = layers[l];
         let open = !(guarded | held);
         // Squares next to an open square.
@@ -339,13 +775,11 @@ impl Reach {
         if mate {
             ok &= guarded;
         }
-        if ok == 0 {
-            return false;
-        }
         // The loser's moves are shared: the king's walk to `k` plus, for every flight the
         // winner cannot attack, the moves of a distinct own piece to hold it. Each flight
         // costs at least its nearest piece's distance: the number of depths d < l at
         // which no piece reaches it yet.
+        let mut out = 0;
         for k in Squares(ok) {
             let walk = king_distance(ksq, k);
             let flights = KING[k as usize] & !guarded;
@@ -358,10 +792,10 @@ impl Reach {
                     .map(|&layer| (flights & !layer).count_ones() as usize)
                     .sum::<usize>();
             if cost <= l {
-                return true;
+                out |= bb(k);
             }
         }
-        false
+        out
     }
 }
 
@@ -428,6 +862,37 @@ mod tests {
         assert!(r.goal_possible(&pinner, Color::Black, 1, 1, false));
         // With more moves the cut no longer decides.
         assert!(r.goal_possible(&free, Color::Black, 4, 6, false));
+    }
+
+    /// One final position: a rook on one square covers one line, not every square it can
+    /// reach; with the white king far away, Black's lone king cannot be mated in two moves
+    /// on any square it can walk to, though each flight is attacked from somewhere.
+    #[test]
+    fn one_rook_square_covers_one_line() {
+        let r = Reach::new(&ORTHODOX_PROMOTIONS);
+        let pos = Position::from_fen("k7/8/8/8/8/8/7R/7K b - - 0 1").unwrap();
+        let squares = r.king_squares(&pos, Color::Black, 2, 2, true);
+        assert_ne!(squares, 0);
+        assert!(!r.final_possible(&pos, Color::Black, 2, 2, true, squares));
+        // With the king near, the picture exists (Kb6 and Rh8#: a8 and b8 by the rook).
+        let near = Position::from_fen("k7/8/2K5/8/8/8/7R/8 b - - 0 1").unwrap();
+        let squares = r.king_squares(&near, Color::Black, 2, 2, true);
+        assert!(r.final_possible(&near, Color::Black, 2, 2, true, squares));
+    }
+
+    /// h5_0642 (Popeye's corpus): its solution ends with Ka3 mated by Kc3 and Sb5, Ba2
+    /// blocking, so the picture exists at the start. With the black king unable to move
+    /// and no black move left, a2, b2, b3 and b4 need white guards: the white king can
+    /// take at most three of them (from c3 or b1, never next to a3) and a knight that checks
+    /// on a3 (from b1, c2, c4 or b5) guards none of them.
+    #[test]
+    fn the_winner_moves_are_counted_together() {
+        let r = Reach::new(&ORTHODOX_PROMOTIONS);
+        let pos = Position::from_fen("1b4b1/N5K1/8/4p3/r7/k3nq2/3p4/8 b - - 0 1").unwrap();
+        let all = !0;
+        assert!(r.final_possible(&pos, Color::Black, 5, 5, true, all));
+        assert!(!r.final_possible(&pos, Color::Black, 5, 0, true, all));
+        assert!(!r.final_possible(&pos, Color::Black, 15, 0, true, all));
     }
 
     #[test]

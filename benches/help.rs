@@ -1,0 +1,131 @@
+//! Help and series play on the problems Popeye 4.104 solves only in its intelligent mode
+//! (issue 14): the rows of tests/data/popeye/INDEX.tsv whose `intelligent` column says
+//! "kept". Each is solved with one thread and a time limit (BENCH_LIMIT seconds, default
+//! 30), its printed solutions compared with Popeye's stored output; when POPEYE names a
+//! Popeye binary, Popeye solves the same input (its intelligent mode on, as the file says)
+//! in the same run and the ratio Popeye time / chainmate time is printed, with the median.
+//!
+//! `cargo bench --bench help`, `BENCH_ONLY=h5_0642,ser9_0729 cargo bench --bench help`,
+//! `POPEYE=/path/to/py BENCH_LIMIT=60 cargo bench --bench help`.
+
+use chainmate::output::notation::Style;
+use chainmate::output::text::twin_text;
+use chainmate::problem::load_file;
+use chainmate::rules::Rules;
+use chainmate::search::solve::{Settings, solve_twin};
+#[allow(dead_code)]
+#[path = "../tests/common/solution_text.rs"]
+mod solution_text;
+use solution_text::{diff, parse};
+use std::path::Path;
+use std::process::Command;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/popeye");
+
+/// Solves a file with one thread under the time limit: seconds, text, nodes, finished.
+fn solve(file: &str, limit: f64) -> (f64, String, u64, bool) {
+    let problems = load_file(Path::new(file)).expect("problem loads");
+    let stop = Arc::new(AtomicBool::new(false));
+    {
+        let stop = stop.clone();
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_secs_f64(limit));
+            stop.store(true, Ordering::Relaxed);
+        });
+    }
+    let started = Instant::now();
+    let (mut text, mut nodes, mut complete) = (String::new(), 0, true);
+    for p in &problems {
+        for t in p.twin_instances().expect("twins") {
+            let rules = Rules::new(t.condition);
+            let settings = Settings {
+                options: p.options.search_options(),
+                threads: 1,
+                stop: stop.clone(),
+                ..Settings::default()
+            };
+            let r = solve_twin(&t.search_input(), &rules, &settings);
+            complete &= r.complete;
+            nodes += r.nodes;
+            text.push_str(&twin_text(&r, Style::Long));
+        }
+    }
+    stop.store(true, Ordering::Relaxed);
+    (started.elapsed().as_secs_f64(), text, nodes, complete)
+}
+
+/// Popeye's CPU time (user + system of the child) on the same file.
+fn popeye(bin: &str, file: &str) -> f64 {
+    let out = Command::new("/usr/bin/time")
+        .args(["-f", "%U %S", bin, "-maxmem", "512M", "-regression", file])
+        .output()
+        .expect("popeye runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    let last = err.lines().last().unwrap_or("");
+    last.split_whitespace()
+        .filter_map(|x| x.parse::<f64>().ok())
+        .sum()
+}
+
+fn main() {
+    let only: Option<Vec<String>> = std::env::var("BENCH_ONLY")
+        .ok()
+        .map(|s| s.split(',').map(|x| x.trim().to_string()).collect());
+    let limit: f64 = std::env::var("BENCH_LIMIT")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(30.0);
+    let bin = std::env::var("POPEYE").ok();
+    let index = std::fs::read_to_string(format!("{DIR}/INDEX.tsv")).expect("INDEX.tsv");
+    println!(
+        "{:<11} {:>9} {:>12} {:>9} {:>9} {:>8}",
+        "problem", "stip", "nodes", "chainmate", "popeye", "py/cm"
+    );
+    let (mut ratios, mut within, mut total) = (vec![], 0, 0);
+    for row in index.lines().skip(1) {
+        let f: Vec<&str> = row.split('\t').collect();
+        if f.len() < 5 || !f[4].contains("kept") {
+            continue;
+        }
+        let name = f[0];
+        if only.as_ref().is_some_and(|o| !o.iter().any(|x| x == name)) {
+            continue;
+        }
+        let file = format!("{DIR}/{name}.inp");
+        let expected = std::fs::read_to_string(format!("{DIR}/{name}.out")).unwrap_or_default();
+        let (t, text, nodes, done) = solve(&file, limit);
+        let same = diff(&parse(&expected), &parse(&text)).is_empty();
+        let py = bin.as_ref().map(|b| popeye(b, &file));
+        total += 1;
+        let (py_s, ratio) = match py {
+            Some(p) => {
+                ratios.push(if done { p / t } else { 0.0 });
+                within += usize::from(done && same && t <= p);
+                (format!("{p:.2}"), format!("{:.3}", p / t))
+            }
+            None => ("-".into(), "-".into()),
+        };
+        println!(
+            "{name:<11} {:>9} {nodes:>12} {t:>9.2} {py_s:>9} {ratio:>8}{}",
+            f[1],
+            if !done {
+                "  STOPPED AT THE TIME LIMIT"
+            } else if same {
+                ""
+            } else {
+                "  OUTPUT DIFFERS FROM POPEYE"
+            }
+        );
+    }
+    if !ratios.is_empty() {
+        ratios.sort_by(|a, b| a.partial_cmp(b).unwrap());
+        println!(
+            "{total} problems, {within} solved within Popeye's time; median popeye/chainmate \
+             {:.3} (a stopped run counts as 0)",
+            ratios[ratios.len() / 2]
+        );
+    }
+}
