@@ -210,13 +210,22 @@ fn corpus_heavy() {
     assert!(differ.is_empty(), "{}", differ.join("\n"));
 }
 
-/// Two problems Popeye solves only in its intelligent mode that chainmate proves in seconds
-/// with its final-position cut, in the default suite: ser8_0731's solution ends with every
+/// Problems Popeye solves only in its intelligent mode that chainmate proves in seconds
+/// with its final-position cuts, in the default suite: ser8_0731's solution ends with every
 /// flight but one filled by Black's own pieces and the king staying put, the tight case of
-/// the cut's move count; hs5_0578 is a help stalemate with promotions.
+/// the cut's move count; hs5_0578 is a help stalemate with promotions; the helpmates
+/// h5_0735, h5_0672, h7_0739 and h8_0733 finish in about a second with the one-final-
+/// position cut (minutes without it).
 #[test]
 fn intelligent_mode_problems_in_seconds() {
-    for name in ["ser8_0731", "hs5_0578"] {
+    for name in [
+        "ser8_0731",
+        "hs5_0578",
+        "h5_0735",
+        "h5_0672",
+        "h7_0739",
+        "h8_0733",
+    ] {
         let d = compare_in(DATA, name, 0, None, 256).expect("no time limit");
         assert!(d.is_empty(), "{name}:\n{}", d.join("\n"));
     }

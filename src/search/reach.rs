@@ -73,7 +73,50 @@ pub struct Reach {
     masks: Vec<[[u16; 64]; 64]>,
     /// [k]: `around(k)`.
     around: [([u8; 9], usize); 64],
+    /// This set of tables' number (see `COVERS`).
+    id: u64,
 }
+
+/// Scratch tables of [`Reach::winner_covers`].
+struct Scratch {
+    best: [u8; 512],
+    states: Vec<usize>,
+    opts: Vec<(usize, u8)>,
+    opt_best: [u8; 512],
+    old: Vec<(usize, u8)>,
+}
+
+impl Default for Scratch {
+    fn default() -> Self {
+        Scratch {
+            best: [NONE; 512],
+            states: vec![],
+            opts: vec![],
+            opt_best: [NONE; 512],
+            old: vec![],
+        }
+    }
+}
+
+/// The winner's covers for one placement of its pieces (`config`: the tables' id, the
+/// moves, the colour, then each piece's square and kind), for the king squares in `done`.
+#[derive(Default)]
+struct Covers {
+    config: Vec<u16>,
+    done: Bitboard,
+    ranges: Vec<(u32, u32)>,
+    data: Vec<(u16, u8)>,
+    scratch: Scratch,
+}
+
+const COVER_SLOTS: usize = 1024;
+
+thread_local! {
+    static COVERS: std::cell::RefCell<Vec<Covers>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Numbers the tables, so that kept covers are never read with other promotion choices.
+static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
 
 /// What a winner piece can be at the end (its kind then), with the moves it takes to
 /// stand on each square (`NONE`: too many) and the set of those squares. A pawn has one
@@ -369,6 +412,7 @@ impl Reach {
             near_att,
             masks,
             around: std::array::from_fn(|k| around(k as u8)),
+            id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             pawn_forms,
             promotions: promotions.to_vec(),
         }
@@ -476,6 +520,7 @@ impl Reach {
         // Each winner piece's forms (a pawn: as a pawn and as each promotion piece), the
         // king's first.
         let mut forms: Vec<Form> = Vec::with_capacity(32);
+        let mut pieces: Vec<(u8, Kind)> = Vec::with_capacity(16);
         let mut reach_any = 0;
         let wk = pos.king(winner);
         for s in std::iter::once(wk)
@@ -485,6 +530,7 @@ impl Reach {
             let k = board.kind_at(s).expect("occupied");
             reach_any |= self.attack[idx(winner, k)][s as usize][w];
             self.forms(winner, k, s, w, &mut forms);
+            pieces.push((s, k));
         }
         // The loser's other pieces, and what they can hold within `l` moves.
         let others: Vec<(Kind, u8)> = Squares(board.by_color[loser.idx()] & !bb(ksq))
@@ -494,156 +540,218 @@ impl Reach {
         for &(k, s) in &others {
             held_any |= self.occupy[idx(loser, k)][s as usize][l];
         }
-        let mut best = [NONE; 512];
-        let mut states: Vec<usize> = Vec::with_capacity(512);
-        let mut opts: Vec<(usize, u8)> = Vec::with_capacity(64);
-        let mut opt_best = [NONE; 512];
-        let mut old: Vec<(usize, u8)> = Vec::with_capacity(512);
+        // The winner's covers depend only on its pieces and moves, the same for every
+        // loser move between two winner moves: they are kept per thread.
+        let mut config: Vec<u16> = vec![
+            self.id as u16,
+            (self.id >> 16) as u16,
+            (self.id >> 32) as u16,
+            w as u16,
+            winner.idx() as u16,
+        ];
+        config.extend(pieces.iter().map(|&(s, k)| u16::from(s) | (k as u16) << 6));
+        let slot = config.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &x| {
+            (h ^ u64::from(x)).wrapping_mul(0x100_0000_01b3)
+        }) as usize
+            % COVER_SLOTS;
         let mut open: Vec<usize> = Vec::with_capacity(512);
-        for k in Squares(self.ball[ksq as usize][l] & squares) {
-            let walk = king_distance(ksq, k);
-            let flights = KING[k as usize];
-            if mate && reach_any & bb(k) == 0 || flights & !(reach_any | held_any) != 0 {
-                continue;
+        COVERS.with_borrow_mut(|cache| {
+            if cache.is_empty() {
+                cache.resize_with(COVER_SLOTS, Covers::default);
             }
-            let (sq, n) = self.around[k as usize];
-            let near = flights | bb(k);
-            let all_flights = (1usize << n) - 1;
-            // The winner: cheapest moves for each set of covered squares (bit n: `k`).
-            for &m in &states {
-                best[m] = NONE;
+            let covers = &mut cache[slot];
+            if covers.config != config {
+                covers.config = config;
+                covers.done = 0;
+                covers.data.clear();
+                covers.ranges.resize(64, (0, 0));
             }
-            states.clear();
-            best[0] = 0;
-            states.push(0);
-            let mut i = 0;
-            while i < forms.len() {
-                let piece = forms[i].piece;
-                let is_king = forms[i].kind == Kind::King && forms[i].piece == 0 && wk != NO_SQUARE;
-                opts.clear();
-                while i < forms.len() && forms[i].piece == piece {
-                    let f = &forms[i];
-                    i += 1;
-                    let fi = idx(winner, f.kind);
-                    let mut cands = f.reach & self.near_att[fi][k as usize] & !bb(k);
-                    if is_king {
-                        // The king never stands next to the other king; attacking nothing
-                        // around `k` costs it the moves to the nearest such square.
-                        cands &= !near;
-                        let idle = f.reach & !near & !self.near_att[fi][k as usize];
-                        if let Some(d) =
-                            (0..=w).find(|&d| self.occupy[fi][f.from as usize][d] & idle != 0)
-                        {
-                            opts.push((0, d as u8));
-                            opt_best[0] = opt_best[0].min(d as u8);
-                        }
-                    }
-                    for t in Squares(cands) {
-                        let m = self.masks[fi][t as usize][k as usize] as usize;
-                        let c = f.row[t as usize];
-                        if opt_best[m] == NONE {
-                            opts.push((m, c));
-                            opt_best[m] = c;
-                        } else if c < opt_best[m] {
-                            opt_best[m] = c;
-                        }
-                    }
-                }
-                for o in opts.iter_mut() {
-                    o.1 = opt_best[o.0];
-                    opt_best[o.0] = NONE;
-                }
-                // Drop the states covering no more than a cheaper one (they add nothing).
-                opts.sort_unstable_by_key(|o| o.1);
-                let mut kept = 0;
-                for j in 0..opts.len() {
-                    let (m, c) = opts[j];
-                    if c != NONE && !opts[..kept].iter().any(|&(m2, _)| m & !m2 == 0) {
-                        opts[kept] = (m, c);
-                        kept += 1;
-                    }
-                }
-                opts.truncate(kept);
-                // Each piece takes one of its states; a piece other than the king may
-                // also be captured or attack nothing around `k`, which keeps the states
-                // as they are. The king always stands somewhere, never next to `k`.
-                old.clear();
-                old.extend(states.iter().map(|&m| (m, best[m])));
-                if is_king {
-                    for &(m, _) in &old {
-                        best[m] = NONE;
-                    }
-                    states.clear();
-                }
-                for &(m, c) in &old {
-                    for &(om, oc) in &opts {
-                        let nc = c as usize + oc as usize;
-                        let nm = m | om;
-                        if nc <= w && (nc as u8) < best[nm] {
-                            if best[nm] == NONE {
-                                states.push(nm);
-                            }
-                            best[nm] = nc as u8;
-                        }
-                    }
-                }
-            }
-            // The loser: distinct pieces hold the flights the winner leaves. First the
-            // cheap bound (each flight's nearest piece), then the exact assignment.
-            let budget = l - walk;
-            let mut nearest = [NONE; 8];
-            let mut costs = [[NONE; 8]; 16];
-            let mut movers = 0;
-            for &(kind, s) in &others {
-                let row = &self.far[idx(loser, kind)][s as usize];
-                let cost: [u8; 8] =
-                    std::array::from_fn(|i| if i < n { row[sq[i] as usize] } else { NONE });
-                if cost[..n].iter().all(|&c| c as usize > budget) {
+            for k in Squares(self.ball[ksq as usize][l] & squares) {
+                let walk = king_distance(ksq, k);
+                let flights = KING[k as usize];
+                if mate && reach_any & bb(k) == 0 || flights & !(reach_any | held_any) != 0 {
                     continue;
                 }
-                for i in 0..n {
-                    nearest[i] = nearest[i].min(cost[i]);
+                let (sq, n) = self.around[k as usize];
+                let all_flights = (1usize << n) - 1;
+                if covers.done & bb(k) == 0 {
+                    let start = covers.data.len();
+                    self.winner_covers(
+                        &forms,
+                        winner,
+                        wk != NO_SQUARE,
+                        w,
+                        k,
+                        &mut covers.scratch,
+                        &mut covers.data,
+                    );
+                    covers.ranges[k as usize] = (start as u32, covers.data.len() as u32);
+                    covers.done |= bb(k);
                 }
-                if movers < costs.len() {
-                    costs[movers] = cost;
+                let (a, b) = covers.ranges[k as usize];
+                let states = &covers.data[a as usize..b as usize];
+                // The loser: distinct pieces hold the flights the winner leaves. First the
+                // cheap bound (each flight's nearest piece), then the exact assignment.
+                let budget = l - walk;
+                let mut nearest = [NONE; 8];
+                let mut costs = [[NONE; 8]; 16];
+                let mut movers = 0;
+                for &(kind, s) in &others {
+                    let row = &self.far[idx(loser, kind)][s as usize];
+                    let cost: [u8; 8] =
+                        std::array::from_fn(|i| if i < n { row[sq[i] as usize] } else { NONE });
+                    if cost[..n].iter().all(|&c| c as usize > budget) {
+                        continue;
+                    }
+                    for i in 0..n {
+                        nearest[i] = nearest[i].min(cost[i]);
+                    }
+                    if movers < costs.len() {
+                        costs[movers] = cost;
+                    }
+                    movers += 1;
                 }
-                movers += 1;
-            }
-            let bound = |u: usize| -> usize {
-                (0..n)
-                    .filter(|&i| u & 1 << i != 0)
-                    .map(|i| nearest[i] as usize)
-                    .sum()
-            };
-            open.clear();
-            for &m in &states {
-                let u = all_flights & !m;
-                if (!mate || m & 1 << n != 0)
-                    && u.count_ones() as usize <= movers
-                    && bound(u) <= budget
-                {
-                    if u == 0 || movers > costs.len() {
+                let bound = |u: usize| -> usize {
+                    (0..n)
+                        .filter(|&i| u & 1 << i != 0)
+                        .map(|i| nearest[i] as usize)
+                        .sum()
+                };
+                open.clear();
+                for &(m, _) in states {
+                    let m = m as usize;
+                    let u = all_flights & !m;
+                    if (!mate || m & 1 << n != 0)
+                        && u.count_ones() as usize <= movers
+                        && bound(u) <= budget
+                    {
+                        if u == 0 || movers > costs.len() {
+                            return true;
+                        }
+                        open.push(u);
+                    }
+                }
+                if open.is_empty() {
+                    continue;
+                }
+                // Exact: the cheapest distinct pieces for the flights of each `u`.
+                let mut seen = [0u64; 4];
+                for &u in &open {
+                    if seen[u / 64] & 1 << (u % 64) != 0 {
+                        continue;
+                    }
+                    seen[u / 64] |= 1 << (u % 64);
+                    if assign(u, &costs[..movers], budget) {
                         return true;
                     }
-                    open.push(u);
                 }
             }
-            if open.is_empty() {
-                continue;
-            }
-            // Exact: the cheapest distinct pieces for the flights of each `u`.
-            let mut seen = [0u64; 4];
-            for &u in &open {
-                if seen[u / 64] & 1 << (u % 64) != 0 {
-                    continue;
+            false
+        })
+    }
+
+    /// The winner's cheapest covers of the squares around `k` (bit i: the i-th square of
+    /// `around(k)`, bit n: `k`): one entry per set it can cover, with the fewest moves in
+    /// all that cover it, each piece taking one of its forms' squares (see the module
+    /// comment). `king`: the first piece is the winner's king.
+    #[allow(clippy::too_many_arguments)]
+    fn winner_covers(
+        &self,
+        forms: &[Form],
+        winner: Color,
+        king: bool,
+        w: usize,
+        k: u8,
+        scratch: &mut Scratch,
+        out: &mut Vec<(u16, u8)>,
+    ) {
+        let Scratch {
+            best,
+            states,
+            opts,
+            opt_best,
+            old,
+        } = scratch;
+        let near = KING[k as usize] | bb(k);
+        for &m in states.iter() {
+            best[m] = NONE;
+        }
+        states.clear();
+        best[0] = 0;
+        states.push(0);
+        let mut i = 0;
+        while i < forms.len() {
+            let piece = forms[i].piece;
+            let is_king = king && piece == 0;
+            opts.clear();
+            while i < forms.len() && forms[i].piece == piece {
+                let f = &forms[i];
+                i += 1;
+                let fi = idx(winner, f.kind);
+                let mut cands = f.reach & self.near_att[fi][k as usize] & !bb(k);
+                if is_king {
+                    // The king never stands next to the other king; attacking nothing
+                    // around `k` costs it the moves to the nearest such square.
+                    cands &= !near;
+                    let idle = f.reach & !near & !self.near_att[fi][k as usize];
+                    if let Some(d) =
+                        (0..=w).find(|&d| self.occupy[fi][f.from as usize][d] & idle != 0)
+                    {
+                        opts.push((0, d as u8));
+                        opt_best[0] = opt_best[0].min(d as u8);
+                    }
                 }
-                seen[u / 64] |= 1 << (u % 64);
-                if assign(u, &costs[..movers], budget) {
-                    return true;
+                for t in Squares(cands) {
+                    let m = self.masks[fi][t as usize][k as usize] as usize;
+                    let c = f.row[t as usize];
+                    if opt_best[m] == NONE {
+                        opts.push((m, c));
+                        opt_best[m] = c;
+                    } else if c < opt_best[m] {
+                        opt_best[m] = c;
+                    }
+                }
+            }
+            for o in opts.iter_mut() {
+                o.1 = opt_best[o.0];
+                opt_best[o.0] = NONE;
+            }
+            // Drop the options covering no more than a cheaper one (they add nothing).
+            opts.sort_unstable_by_key(|o| o.1);
+            let mut kept = 0;
+            for j in 0..opts.len() {
+                let (m, c) = opts[j];
+                if c != NONE && !opts[..kept].iter().any(|&(m2, _)| m & !m2 == 0) {
+                    opts[kept] = (m, c);
+                    kept += 1;
+                }
+            }
+            opts.truncate(kept);
+            // Each piece takes one of its options; a piece other than the king may also
+            // be captured or attack nothing around `k`, which keeps the states as they
+            // are. The king always stands somewhere, never next to `k`.
+            old.clear();
+            old.extend(states.iter().map(|&m| (m, best[m])));
+            if is_king {
+                for &(m, _) in old.iter() {
+                    best[m] = NONE;
+                }
+                states.clear();
+            }
+            for &(m, c) in old.iter() {
+                for &(om, oc) in opts.iter() {
+                    let nc = c as usize + oc as usize;
+                    let nm = m | om;
+                    if nc <= w && (nc as u8) < best[nm] {
+                        if best[nm] == NONE {
+                            states.push(nm);
+                        }
+                        best[nm] = nc as u8;
+                    }
                 }
             }
         }
-        false
+        out.extend(states.iter().map(|&m| (m as u16, best[m])));
     }
 
     /// The forms of a winner piece of kind `k` on `s` within `w` moves: what it can be at
