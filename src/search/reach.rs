@@ -111,6 +111,18 @@ struct Covers {
 
 const COVER_SLOTS: usize = 1024;
 
+impl Covers {
+    /// Starts over when the kept covers are another placement's.
+    fn reset_unless(&mut self, config: Vec<u16>) {
+        if self.config != config {
+            self.config = config;
+            self.done = 0;
+            self.data.clear();
+            self.ranges.resize(64, (0, 0));
+        }
+    }
+}
+
 thread_local! {
     static COVERS: std::cell::RefCell<Vec<Covers>> = const { std::cell::RefCell::new(Vec::new()) };
 }
@@ -278,6 +290,89 @@ fn king_spread(b: Bitboard) -> Bitboard {
     side | (row << 8) | (row >> 8)
 }
 
+/// [colour][kind][from][to]: the fewest moves within `occupy`'s reach (`NONE`: never).
+fn far_table(occupy: &[Within]) -> Vec<[[u8; 64]; 64]> {
+    let mut far = vec![[[NONE; 64]; 64]; occupy.len()];
+    for (i, table) in far.iter_mut().enumerate() {
+        for (from, row) in table.iter_mut().enumerate() {
+            for (to, d) in row.iter_mut().enumerate() {
+                if let Some(x) = (0..=MAX_D).find(|&x| occupy[i][from][x] & bb(to as u8) != 0) {
+                    *d = x as u8;
+                }
+            }
+        }
+    }
+    far
+}
+
+/// [from]: a pawn of colour `c`'s forms, as a pawn and as each promotion piece.
+fn pawn_forms_table(c: Color, promotions: &[Kind], far: &[[[u8; 64]; 64]]) -> Vec<PawnForms> {
+    (0..64)
+        .map(|from| {
+            let d = pawn_dist(c, from);
+            let as_pawn = std::array::from_fn(|t| {
+                if c.relative_rank(t as u8) == 7 {
+                    NONE
+                } else {
+                    d[t]
+                }
+            });
+            let promoted = promotions
+                .iter()
+                .map(|&p| {
+                    let mut row = [NONE; 64];
+                    for q in (0..64).filter(|&q| c.relative_rank(q as u8) == 7) {
+                        for (t, r) in row.iter_mut().enumerate() {
+                            let x = d[q] as usize + far[idx(c, p)][q][t] as usize;
+                            *r = (*r).min(x.min(NONE as usize) as u8);
+                        }
+                    }
+                    table(row)
+                })
+                .collect();
+            PawnForms {
+                as_pawn: table(as_pawn),
+                promoted,
+            }
+        })
+        .collect()
+}
+
+/// The tables around each king square: [colour][kind][k] the squares from which such a
+/// piece attacks `k` or a square next to it, and [colour][kind][from][k] what it attacks
+/// there from `from` (bits in the order of `around(k)`), on an empty board.
+#[allow(clippy::type_complexity)]
+fn around_tables(attack: &[Within]) -> (Vec<[Bitboard; 64]>, Vec<[[u16; 64]; 64]>) {
+    let n = attack.len();
+    let mut near_att = vec![[0; 64]; n];
+    for c in [Color::White, Color::Black] {
+        for &kind in ALL_KINDS.iter() {
+            // Attacks on an empty board are symmetric, except the pawn's, whose
+            // attackers are where the other colour's pawn would attack.
+            let back = if kind == Kind::Pawn {
+                idx(c.flip(), kind)
+            } else {
+                idx(c, kind)
+            };
+            for k in 0..64usize {
+                let near = KING[k] | bb(k as u8);
+                near_att[idx(c, kind)][k] =
+                    Squares(near).fold(0, |a, x| a | attack[back][x as usize][0]);
+            }
+        }
+    }
+    let mut masks = vec![[[0u16; 64]; 64]; n];
+    for k in 0..64u8 {
+        let (sq, len) = around(k);
+        for (i, table) in masks.iter_mut().enumerate() {
+            for from in 0..64 {
+                table[from][k as usize] = gather(attack[i][from][0], &sq, len) as u16;
+            }
+        }
+    }
+    (near_att, masks)
+}
+
 impl Reach {
     /// Tables for the given promotion choices.
     pub fn new(promotions: &[Kind]) -> Reach {
@@ -337,72 +432,10 @@ impl Reach {
                 *t = piece_attacks(sq as u8, Color::White, k, !0);
             }
         }
-        let mut far = vec![[[NONE; 64]; 64]; n];
-        let mut pawn_forms: [Vec<PawnForms>; 2] = [vec![], vec![]];
-        for (i, table) in far.iter_mut().enumerate() {
-            for (from, row) in table.iter_mut().enumerate() {
-                for (to, d) in row.iter_mut().enumerate() {
-                    if let Some(x) = (0..=MAX_D).find(|&x| occupy[i][from][x] & bb(to as u8) != 0) {
-                        *d = x as u8;
-                    }
-                }
-            }
-        }
-        for c in [Color::White, Color::Black] {
-            for from in 0..64 {
-                let d = pawn_dist(c, from);
-                let as_pawn = std::array::from_fn(|t| {
-                    if c.relative_rank(t as u8) == 7 {
-                        NONE
-                    } else {
-                        d[t]
-                    }
-                });
-                let promoted = promotions
-                    .iter()
-                    .map(|&p| {
-                        let mut row = [NONE; 64];
-                        for q in (0..64).filter(|&q| c.relative_rank(q as u8) == 7) {
-                            for (t, r) in row.iter_mut().enumerate() {
-                                let x = d[q] as usize + far[idx(c, p)][q][t] as usize;
-                                *r = (*r).min(x.min(NONE as usize) as u8);
-                            }
-                        }
-                        table(row)
-                    })
-                    .collect();
-                pawn_forms[c.idx()].push(PawnForms {
-                    as_pawn: table(as_pawn),
-                    promoted,
-                });
-            }
-        }
-        let mut near_att = vec![[0; 64]; n];
-        for c in [Color::White, Color::Black] {
-            for &kind in ALL_KINDS.iter() {
-                // Attacks on an empty board are symmetric, except the pawn's, whose
-                // attackers are where the other colour's pawn would attack.
-                let back = if kind == Kind::Pawn {
-                    idx(c.flip(), kind)
-                } else {
-                    idx(c, kind)
-                };
-                for k in 0..64usize {
-                    let near = KING[k] | bb(k as u8);
-                    near_att[idx(c, kind)][k] =
-                        Squares(near).fold(0, |a, x| a | attack[back][x as usize][0]);
-                }
-            }
-        }
-        let mut masks = vec![[[0u16; 64]; 64]; n];
-        for k in 0..64u8 {
-            let (sq, len) = around(k);
-            for (i, table) in masks.iter_mut().enumerate() {
-                for from in 0..64 {
-                    table[from][k as usize] = gather(attack[i][from][0], &sq, len) as u16;
-                }
-            }
-        }
+        let far = far_table(&occupy);
+        let pawn_forms =
+            [Color::White, Color::Black].map(|c| pawn_forms_table(c, promotions, &far));
+        let (near_att, masks) = around_tables(&attack);
         Reach {
             occupy,
             attack,
@@ -542,38 +575,20 @@ impl Reach {
         }
         // The winner's covers depend only on its pieces and moves, the same for every
         // loser move between two winner moves: they are kept per thread.
-        let mut config: Vec<u16> = vec![
-            self.id as u16,
-            (self.id >> 16) as u16,
-            (self.id >> 32) as u16,
-            w as u16,
-            winner.idx() as u16,
-        ];
-        config.extend(pieces.iter().map(|&(s, k)| u16::from(s) | (k as u16) << 6));
-        let slot = config.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &x| {
-            (h ^ u64::from(x)).wrapping_mul(0x100_0000_01b3)
-        }) as usize
-            % COVER_SLOTS;
+        let (config, slot) = self.cover_key(w, winner, &pieces);
         let mut open: Vec<usize> = Vec::with_capacity(512);
         COVERS.with_borrow_mut(|cache| {
             if cache.is_empty() {
                 cache.resize_with(COVER_SLOTS, Covers::default);
             }
             let covers = &mut cache[slot];
-            if covers.config != config {
-                covers.config = config;
-                covers.done = 0;
-                covers.data.clear();
-                covers.ranges.resize(64, (0, 0));
-            }
+            covers.reset_unless(config);
             for k in Squares(self.ball[ksq as usize][l] & squares) {
                 let walk = king_distance(ksq, k);
                 let flights = KING[k as usize];
                 if mate && reach_any & bb(k) == 0 || flights & !(reach_any | held_any) != 0 {
                     continue;
                 }
-                let (sq, n) = self.around[k as usize];
-                let all_flights = (1usize << n) - 1;
                 if covers.done & bb(k) == 0 {
                     let start = covers.data.len();
                     self.winner_covers(
@@ -590,64 +605,143 @@ impl Reach {
                 }
                 let (a, b) = covers.ranges[k as usize];
                 let states = &covers.data[a as usize..b as usize];
-                // The loser: distinct pieces hold the flights the winner leaves. First the
-                // cheap bound (each flight's nearest piece), then the exact assignment.
-                let budget = l - walk;
-                let mut nearest = [NONE; 8];
-                let mut costs = [[NONE; 8]; 16];
-                let mut movers = 0;
-                for &(kind, s) in &others {
-                    let row = &self.far[idx(loser, kind)][s as usize];
-                    let cost: [u8; 8] =
-                        std::array::from_fn(|i| if i < n { row[sq[i] as usize] } else { NONE });
-                    if cost[..n].iter().all(|&c| c as usize > budget) {
-                        continue;
-                    }
-                    for i in 0..n {
-                        nearest[i] = nearest[i].min(cost[i]);
-                    }
-                    if movers < costs.len() {
-                        costs[movers] = cost;
-                    }
-                    movers += 1;
-                }
-                let bound = |u: usize| -> usize {
-                    (0..n)
-                        .filter(|&i| u & 1 << i != 0)
-                        .map(|i| nearest[i] as usize)
-                        .sum()
-                };
-                open.clear();
-                for &(m, _) in states {
-                    let m = m as usize;
-                    let u = all_flights & !m;
-                    if (!mate || m & 1 << n != 0)
-                        && u.count_ones() as usize <= movers
-                        && bound(u) <= budget
-                    {
-                        if u == 0 || movers > costs.len() {
-                            return true;
-                        }
-                        open.push(u);
-                    }
-                }
-                if open.is_empty() {
-                    continue;
-                }
-                // Exact: the cheapest distinct pieces for the flights of each `u`.
-                let mut seen = [0u64; 4];
-                for &u in &open {
-                    if seen[u / 64] & 1 << (u % 64) != 0 {
-                        continue;
-                    }
-                    seen[u / 64] |= 1 << (u % 64);
-                    if assign(u, &costs[..movers], budget) {
-                        return true;
-                    }
+                if self.loser_holds(&others, loser, k, l - walk, states, mate, &mut open) {
+                    return true;
                 }
             }
             false
         })
+    }
+
+    /// The key of the winner's kept covers (see `Covers`) and its slot.
+    fn cover_key(&self, w: usize, winner: Color, pieces: &[(u8, Kind)]) -> (Vec<u16>, usize) {
+        let id = self.id;
+        let mut config: Vec<u16> = vec![
+            id as u16,
+            (id >> 16) as u16,
+            (id >> 32) as u16,
+            w as u16,
+            winner.idx() as u16,
+        ];
+        config.extend(pieces.iter().map(|&(s, k)| u16::from(s) | (k as u16) << 6));
+        let hash = config.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &x| {
+            (h ^ u64::from(x)).wrapping_mul(0x100_0000_01b3)
+        });
+        (config, hash as usize % COVER_SLOTS)
+    }
+
+    /// Can distinct pieces of the loser (`others`: kind and square) hold the flights of `k`
+    /// that one of the winner's covers `states` leaves (for mate, a cover that attacks `k`),
+    /// within `budget` moves in all? First the cheap bound (each flight's nearest piece),
+    /// then the exact assignment.
+    #[allow(clippy::too_many_arguments)]
+    fn loser_holds(
+        &self,
+        others: &[(Kind, u8)],
+        loser: Color,
+        k: u8,
+        budget: usize,
+        states: &[(u16, u8)],
+        mate: bool,
+        open: &mut Vec<usize>,
+    ) -> bool {
+        let (sq, n) = self.around[k as usize];
+        let all_flights = (1usize << n) - 1;
+        let mut nearest = [NONE; 8];
+        let mut costs = [[NONE; 8]; 16];
+        let mut movers = 0;
+        for &(kind, s) in others {
+            let row = &self.far[idx(loser, kind)][s as usize];
+            let cost: [u8; 8] =
+                std::array::from_fn(|i| if i < n { row[sq[i] as usize] } else { NONE });
+            if cost[..n].iter().all(|&c| c as usize > budget) {
+                continue;
+            }
+            for i in 0..n {
+                nearest[i] = nearest[i].min(cost[i]);
+            }
+            if movers < costs.len() {
+                costs[movers] = cost;
+            }
+            movers += 1;
+        }
+        let bound = |u: usize| -> usize {
+            (0..n)
+                .filter(|&i| u & 1 << i != 0)
+                .map(|i| nearest[i] as usize)
+                .sum()
+        };
+        open.clear();
+        for &(m, _) in states {
+            let m = m as usize;
+            let u = all_flights & !m;
+            if (!mate || m & 1 << n != 0) && u.count_ones() as usize <= movers && bound(u) <= budget
+            {
+                if u == 0 || movers > costs.len() {
+                    return true;
+                }
+                open.push(u);
+            }
+        }
+        // Exact: the cheapest distinct pieces for the flights of each `u`.
+        let mut seen = [0u64; 4];
+        for &u in open.iter() {
+            if seen[u / 64] & 1 << (u % 64) != 0 {
+                continue;
+            }
+            seen[u / 64] |= 1 << (u % 64);
+            if assign(u, &costs[..movers], budget) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The options of one winner piece (its `forms`) around `k`: each set of squares it
+    /// can attack there, with the fewest moves for it; for the king also attacking
+    /// nothing, at the moves to the nearest square from which it attacks nothing there.
+    #[allow(clippy::too_many_arguments)]
+    fn piece_options(
+        &self,
+        forms: &[Form],
+        winner: Color,
+        is_king: bool,
+        w: usize,
+        k: u8,
+        opts: &mut Vec<(usize, u8)>,
+        opt_best: &mut [u8; 512],
+    ) {
+        let near = KING[k as usize] | bb(k);
+        opts.clear();
+        for f in forms {
+            let fi = idx(winner, f.kind);
+            let mut cands = f.reach & self.near_att[fi][k as usize] & !bb(k);
+            if is_king {
+                // The king never stands next to the other king; attacking nothing
+                // around `k` costs it the moves to the nearest such square.
+                cands &= !near;
+                let idle = f.reach & !near & !self.near_att[fi][k as usize];
+                if let Some(d) = (0..=w).find(|&d| self.occupy[fi][f.from as usize][d] & idle != 0)
+                {
+                    opts.push((0, d as u8));
+                    opt_best[0] = opt_best[0].min(d as u8);
+                }
+            }
+            for t in Squares(cands) {
+                let m = self.masks[fi][t as usize][k as usize] as usize;
+                let c = f.row[t as usize];
+                if opt_best[m] == NONE {
+                    opts.push((m, c));
+                    opt_best[m] = c;
+                } else if c < opt_best[m] {
+                    opt_best[m] = c;
+                }
+            }
+        }
+        for o in opts.iter_mut() {
+            o.1 = opt_best[o.0];
+            opt_best[o.0] = NONE;
+        }
     }
 
     /// The winner's cheapest covers of the squares around `k` (bit i: the i-th square of
@@ -672,7 +766,6 @@ impl Reach {
             opt_best,
             old,
         } = scratch;
-        let near = KING[k as usize] | bb(k);
         for &m in states.iter() {
             best[m] = NONE;
         }
@@ -683,39 +776,12 @@ impl Reach {
         while i < forms.len() {
             let piece = forms[i].piece;
             let is_king = king && piece == 0;
-            opts.clear();
-            while i < forms.len() && forms[i].piece == piece {
-                let f = &forms[i];
-                i += 1;
-                let fi = idx(winner, f.kind);
-                let mut cands = f.reach & self.near_att[fi][k as usize] & !bb(k);
-                if is_king {
-                    // The king never stands next to the other king; attacking nothing
-                    // around `k` costs it the moves to the nearest such square.
-                    cands &= !near;
-                    let idle = f.reach & !near & !self.near_att[fi][k as usize];
-                    if let Some(d) =
-                        (0..=w).find(|&d| self.occupy[fi][f.from as usize][d] & idle != 0)
-                    {
-                        opts.push((0, d as u8));
-                        opt_best[0] = opt_best[0].min(d as u8);
-                    }
-                }
-                for t in Squares(cands) {
-                    let m = self.masks[fi][t as usize][k as usize] as usize;
-                    let c = f.row[t as usize];
-                    if opt_best[m] == NONE {
-                        opts.push((m, c));
-                        opt_best[m] = c;
-                    } else if c < opt_best[m] {
-                        opt_best[m] = c;
-                    }
-                }
-            }
-            for o in opts.iter_mut() {
-                o.1 = opt_best[o.0];
-                opt_best[o.0] = NONE;
-            }
+            let end = forms[i..]
+                .iter()
+                .position(|f| f.piece != piece)
+                .map_or(forms.len(), |j| i + j);
+            self.piece_options(&forms[i..end], winner, is_king, w, k, opts, opt_best);
+            i = end;
             // Drop the options covering no more than a cheaper one (they add nothing).
             opts.sort_unstable_by_key(|o| o.1);
             let mut kept = 0;
