@@ -541,11 +541,8 @@ impl Reach {
         squares: Bitboard,
     ) -> bool {
         let (w, l) = (win_moves as usize, lose_moves as usize);
-        if w > MAX_D || l > MAX_D || pos.castling != 0 {
-            return true;
-        }
         let ksq = pos.king(loser);
-        if ksq == NO_SQUARE {
+        if w > MAX_D || l > MAX_D || pos.castling != 0 || ksq == NO_SQUARE {
             return true;
         }
         let board = &pos.board;
