@@ -230,20 +230,32 @@ fn cascade(
     rules: &Rules,
     f: &mut impl FnMut(&Position, &[Transformation]) -> ControlFlow<()>,
 ) -> ControlFlow<()> {
-    st.reset(after);
-    // Pushed in descending square order so that buckets pop in ascending order.
-    for a in descending(after.board.occupied()) {
+    let board = &after.board;
+    // The new relations of the piece on `a`, with its kind.
+    let new_events = |a: Square| {
         let now = defended(after, a);
-        if now == 0 {
-            continue;
-        }
-        let kind = after.board.kind_at(a).expect("occupied");
-        let new = if moved & bb(a) != 0 {
-            now
+        let kind = board.kind_at(a).expect("occupied");
+        if moved & bb(a) != 0 {
+            (now, kind)
         } else {
             // The same piece stood on `a` before the move.
-            now & (moved | !before[a as usize])
-        };
+            (now & (moved | !before[a as usize]), kind)
+        }
+    };
+    // Most cascades change nothing: when every event's defended piece already has the
+    // defender's kind, no event transforms, so no kind ever changes and no event is added
+    // (by induction over the firings): the outcome is `after` itself.
+    let inert = Squares(board.occupied()).all(|a| {
+        let (new, kind) = new_events(a);
+        Squares(new).all(|b| board.kind_at(b) == Some(kind))
+    });
+    if inert {
+        return f(after, &[]);
+    }
+    st.reset(after);
+    // Pushed in descending square order so that buckets pop in ascending order.
+    for a in descending(board.occupied()) {
+        let (new, kind) = new_events(a);
         for b in descending(new) {
             st.push(a, b, kind);
         }
@@ -318,17 +330,20 @@ fn last_double(pos: &Position, m: Move, steps: &[kazan::Follow]) -> Option<(Squa
 }
 
 /// Enumerates every Tatarstan move of the side to move (legal or not) from the leader `m`:
-/// the move, its final position, the chain steps and the transformations.
+/// the move, its final position, the chain steps and the transformations. Chains that end
+/// on the same board with the same pieces moved have the same cascade, so one whose
+/// (board, moved pieces) key is already in `seen` is skipped: per leader, that only drops
+/// repeats of outcomes already given; a caller that wants each final position once may
+/// share `seen` across the leaders of a position.
 fn each_move(
     pos: &Position,
     before: &Defences,
     rules: &Rules,
     chains: bool,
     leader: Move,
+    seen: &mut IdSet,
     f: &mut impl FnMut(Move, &Position, &[kazan::Follow], &[Transformation]) -> ControlFlow<()>,
 ) -> ControlFlow<()> {
-    // Chains that end on the same board with the same pieces moved have the same cascade.
-    let mut seen = IdSet::default();
     let mut st = Cascade::new(pos);
     let mut body = |m: Move, after: &Position, steps: &[kazan::Follow]| {
         let moved = moved_squares(pos, m, steps);
@@ -371,9 +386,12 @@ where
     F: FnMut(Move, &Position) -> ControlFlow<()>,
 {
     let mut seen = IdSet::default();
+    // Shared by the leaders: a (board, moved pieces) pair met again gives only final
+    // positions already given.
+    let mut cascaded = IdSet::default();
     let before = defences(pos);
     orthodox::each_pseudo_legal(pos, rules, &mut |leader| {
-        each_move(pos, &before, rules, chains, leader, &mut |m, fin, _, _| {
+        each_move(pos, &before, rules, chains, leader, &mut cascaded, &mut |m, fin, _, _| {
             if !orthodox::is_legal_child(fin) || !seen.insert(fin.hash) {
                 return ControlFlow::Continue(());
             }
@@ -404,6 +422,7 @@ fn replay(
         rules,
         chains,
         leader,
+        &mut IdSet::default(),
         &mut |x, fin, steps, done| {
             if x.chain == m.chain {
                 let effects = with_effects.then(|| kazan::chain_effects(pos, x, steps, done));
@@ -427,6 +446,7 @@ fn moves_with_effects(pos: &Position, rules: &Rules, chains: bool) -> Vec<(Posit
             rules,
             chains,
             leader,
+            &mut IdSet::default(),
             &mut |m, fin, steps, done| {
                 v.push((*fin, kazan::chain_effects(pos, m, steps, done)));
                 ControlFlow::Continue(())
