@@ -51,6 +51,11 @@ fn output_is_the_same_for_every_thread_count() {
         "problems/combo/05_help1.yaml",
         "problems/tatarstan/07_mate2.yaml",
         "problems/kazan/03_help1.yaml",
+        // Help and series play with several solutions, split below the root.
+        "tests/data/popeye/h3_0676.inp",
+        "tests/data/popeye/ser3_0597.inp",
+        "tests/data/popeye/ser5_0537.inp",
+        "tests/data/popeye/hs5_0564.inp",
     ] {
         let (_, one, _) = chainmate(&["solve", "-q", "--threads", "1", &root(p)]);
         let (_, two, _) = chainmate(&["solve", "-q", "--threads", "2", &root(p)]);
@@ -568,6 +573,11 @@ fn exhaustive_search_prints_the_same() {
         "problems/orthodox/hs2_0556.inp",
         "problems/orthodox/h1h_2537.inp",
         "problems/kazan/03_help1.yaml",
+        // Help and series play with several solutions, split below the root.
+        "tests/data/popeye/h3_0676.inp",
+        "tests/data/popeye/ser3_0597.inp",
+        "tests/data/popeye/ser5_0537.inp",
+        "tests/data/popeye/hs5_0564.inp",
     ] {
         let path = root(f);
         let (c1, cut, _) = chainmate(&["solve", "-q", "--threads", "1", &path]);

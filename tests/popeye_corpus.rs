@@ -47,8 +47,8 @@ fn index() -> Vec<Entry> {
 }
 
 /// Solves one corpus problem and returns the differences with Popeye's output.
-fn compare(name: &str) -> Vec<String> {
-    compare_in(DATA, name, 1, None, 32).expect("no time limit")
+fn compare(name: &str, threads: usize) -> Vec<String> {
+    compare_in(DATA, name, threads, None, 32).expect("no time limit")
 }
 
 /// The differences with Popeye's output, or `None` when the search stopped at `limit`.
@@ -127,11 +127,15 @@ fn chainmate_codes(text: &str) -> String {
 }
 
 fn run(select: impl Fn(&Entry) -> bool) {
+    run_with(select, 1)
+}
+
+fn run_with(select: impl Fn(&Entry) -> bool, threads: usize) {
     let entries: Vec<Entry> = index().into_iter().filter(|e| select(e)).collect();
     assert!(!entries.is_empty());
     let mut failures = vec![];
     for e in &entries {
-        let d = compare(&e.name);
+        let d = compare(&e.name, threads);
         if !d.is_empty() {
             failures.push(format!(
                 "{}:\n  {}",
@@ -156,6 +160,16 @@ fn light(e: &Entry) -> bool {
 #[test]
 fn corpus_light() {
     run(light);
+}
+
+/// Help and series play split below the root into tasks (`search/solve.rs`): with two
+/// threads the light help and series problems still print exactly Popeye's solutions.
+#[test]
+fn help_and_series_with_two_threads() {
+    run_with(
+        |e| light(e) && (e.name.starts_with('h') || e.name.starts_with("ser")),
+        2,
+    );
 }
 
 /// A number from the environment, or `default`.

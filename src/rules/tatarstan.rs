@@ -97,14 +97,31 @@ fn defended(pos: &Position, s: Square) -> Bitboard {
     piece_attacks(s, p.color, p.kind, board.occupied()) & own & !kings
 }
 
-/// What the piece on each square defends (see [`defended`]).
-pub(crate) type Defences = [Bitboard; 64];
+/// The defence relations of a position before a move, per defender square (see
+/// [`defended`]), with each defender's whole attack set and the occupied squares.
+pub(crate) struct Defences {
+    defends: [Bitboard; 64],
+    attacks: [Bitboard; 64],
+    occupied: Bitboard,
+}
 
-/// The defence relations of a position, per defender square.
+/// The defence relations of a position (see [`Defences`]).
 pub(crate) fn defences(pos: &Position) -> Defences {
-    let mut d = [0; 64];
-    for a in Squares(pos.board.occupied()) {
-        d[a as usize] = defended(pos, a);
+    let board = &pos.board;
+    let occupied = board.occupied();
+    let kings = bb(board.kings[0]) | bb(board.kings[1]);
+    let mut d = Defences {
+        defends: [0; 64],
+        attacks: [0; 64],
+        occupied,
+    };
+    for a in Squares(occupied) {
+        let p = board.get(a).expect("occupied");
+        if p.kind != Kind::King {
+            let attacks = piece_attacks(a, p.color, p.kind, occupied);
+            d.attacks[a as usize] = attacks;
+            d.defends[a as usize] = attacks & board.by_color[p.color.idx()] & !kings;
+        }
     }
     d
 }
@@ -239,13 +256,26 @@ fn cascade(
             (now, kind)
         } else {
             // The same piece stood on `a` before the move.
-            (now & (moved | !before[a as usize]), kind)
+            (now & (moved | !before.defends[a as usize]), kind)
         }
     };
+    // Only the pieces that moved, and those that attacked a moved or vacated square
+    // before the move, can have new relations. For another piece on `a` (the same as
+    // before), a new relation to `b` means `b` is attacked now but was not before, or `b`
+    // moved. Either way, unless `b` was attacked before, a line from `a` to `b` was
+    // blocked before and is open now (leaps do not depend on the board); its occupied
+    // square nearest to `a` was attacked before and is empty now.
+    let changed = moved | (before.occupied & !board.occupied());
+    let mut cand = moved & board.occupied();
+    for a in Squares(board.occupied() & !moved) {
+        if before.attacks[a as usize] & changed != 0 {
+            cand |= bb(a);
+        }
+    }
     // Most cascades change nothing: when every event's defended piece already has the
     // defender's kind, no event transforms, so no kind ever changes and no event is added
     // (by induction over the firings): the outcome is `after` itself.
-    let inert = Squares(board.occupied()).all(|a| {
+    let inert = Squares(cand).all(|a| {
         let (new, kind) = new_events(a);
         Squares(new).all(|b| board.kind_at(b) == Some(kind))
     });
@@ -254,7 +284,7 @@ fn cascade(
     }
     st.reset(after);
     // Pushed in descending square order so that buckets pop in ascending order.
-    for a in descending(board.occupied()) {
+    for a in descending(cand) {
         let (new, kind) = new_events(a);
         for b in descending(new) {
             st.push(a, b, kind);

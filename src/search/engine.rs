@@ -58,6 +58,26 @@ fn depth_salt(k: u32) -> u64 {
     u64::from(k / 32).wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
+/// Help play from `pos` with `plies` left: the side the goal is reached against, and the
+/// moves left to the side making the last move and to the other.
+fn help_sides(pos: &Position, plies: u32) -> (Color, u32, u32) {
+    let loser = if plies % 2 == 1 {
+        pos.side.flip()
+    } else {
+        pos.side
+    };
+    (loser, plies.div_ceil(2), plies / 2)
+}
+
+/// Series play from `pos` (series side to move, `k` moves left): as [`help_sides`].
+fn series_sides(end: SeriesEnd, pos: &Position, k: u32) -> (Color, u32, u32) {
+    match end {
+        SeriesEnd::Help => (pos.side, 1, k),
+        SeriesEnd::Direct => (pos.side.flip(), k, 0),
+        SeriesEnd::Self_ => (pos.side, 0, 0),
+    }
+}
+
 /// Shared, read-mostly solving context.
 pub struct Engine<'a> {
     pub rules: &'a Rules,
@@ -510,13 +530,7 @@ impl<'a> Engine<'a> {
             return false;
         }
         ctx.nodes += 1;
-        // The side making the last move and the side it mates or stalemates.
-        let loser = if plies % 2 == 1 {
-            pos.side.flip()
-        } else {
-            pos.side
-        };
-        let (win, lose) = (plies.div_ceil(2), plies / 2);
+        let (loser, win, lose) = help_sides(pos, plies);
         let Some(squares) = self.goal_possible(pos, loser, win, lose) else {
             return false;
         };
@@ -530,6 +544,32 @@ impl<'a> Engine<'a> {
         })
     }
 
+    /// May help play from `pos` with `plies` (at least 2) left succeed, as far as the table
+    /// and the cuts tell without searching its moves? Where this is false, [`Self::help`]
+    /// is false too; the parallel driver searches the moves of the other nodes itself.
+    pub fn help_open(&self, pos: &Position, plies: u32) -> bool {
+        let (loser, win, lose) = help_sides(pos, plies);
+        let Some(squares) = self.goal_possible(pos, loser, win, lose) else {
+            return false;
+        };
+        let key = pos.hash ^ SALT_HELP ^ depth_salt(plies);
+        self.table_knows(key, plies)
+            .unwrap_or_else(|| self.final_possible(pos, loser, win, lose, squares))
+    }
+
+    /// What the table knows of `key` at the exact depth `k`: proven, refuted, or nothing.
+    fn table_knows(&self, key: u64, k: u32) -> Option<bool> {
+        let bit = 1u32 << (k % 32);
+        let f = self.tt.get(key);
+        if f.win & bit != 0 {
+            Some(true)
+        } else if f.fail & bit != 0 {
+            Some(false)
+        } else {
+            None
+        }
+    }
+
     /// "Does some legal move of the side to move satisfy `test`?", remembered in the table
     /// under `key` for the exact depth `k` (help and series play are not monotonic in k).
     /// Where the table knows nothing, `possible` may first rule the position out.
@@ -541,14 +581,10 @@ impl<'a> Engine<'a> {
         possible: impl FnOnce() -> bool,
         mut test: impl FnMut(&Position) -> bool,
     ) -> bool {
+        if let Some(known) = self.table_knows(key, k) {
+            return known;
+        }
         let bit = 1u32 << (k % 32);
-        let f = self.tt.get(key);
-        if f.win & bit != 0 {
-            return true;
-        }
-        if f.fail & bit != 0 {
-            return false;
-        }
         let found = possible()
             && self
                 .rules
@@ -583,11 +619,7 @@ impl<'a> Engine<'a> {
         if k == 0 {
             return self.series_end(ctx, end, pos);
         }
-        let (loser, win, lose) = match end {
-            SeriesEnd::Help => (pos.side, 1, k),
-            SeriesEnd::Direct => (pos.side.flip(), k, 0),
-            SeriesEnd::Self_ => (pos.side, 0, 0),
-        };
+        let (loser, win, lose) = series_sides(end, pos, k);
         let squares = if end == SeriesEnd::Self_ {
             0
         } else {
@@ -612,8 +644,23 @@ impl<'a> Engine<'a> {
                 _ => self.series_end(ctx, end, child),
             };
         }
+        match self.series_goes_on(ctx, end, child) {
+            Some(passed) => self.series(ctx, end, &passed, k - 1),
+            None => false,
+        }
+    }
+
+    /// After an intermediate series move (`child`, other side to move): the position once
+    /// the other side has passed, or `None` where the line cannot go on (the other side is
+    /// in check, or the goal is reached or forced already).
+    pub fn series_goes_on(
+        &self,
+        ctx: &mut Ctx,
+        end: SeriesEnd,
+        child: &Position,
+    ) -> Option<Position> {
         if self.rules.in_check(child) {
-            return false;
+            return None;
         }
         // A line ends where the goal is reached (direct) or the other side is forced (self).
         let finished = match end {
@@ -621,11 +668,22 @@ impl<'a> Engine<'a> {
             SeriesEnd::Self_ => self.series_end(ctx, end, child),
             SeriesEnd::Help => false,
         };
-        if finished {
-            return false;
+        (!finished).then(|| child.null_move())
+    }
+
+    /// May the series from `pos` (series side to move, `k` >= 1 moves left) succeed, as far
+    /// as the table and the cuts tell without searching its moves (see [`Self::help_open`])?
+    pub fn series_open(&self, end: SeriesEnd, pos: &Position, k: u32) -> bool {
+        let (loser, win, lose) = series_sides(end, pos, k);
+        let key = pos.hash ^ SALT_SERIES[end as usize] ^ depth_salt(k);
+        if end == SeriesEnd::Self_ {
+            return self.table_knows(key, k).unwrap_or(true);
         }
-        let passed = child.null_move();
-        self.series(ctx, end, &passed, k - 1)
+        let Some(squares) = self.goal_possible(pos, loser, win, lose) else {
+            return false;
+        };
+        self.table_knows(key, k)
+            .unwrap_or_else(|| self.final_possible(pos, loser, win, lose, squares))
     }
 
     /// After the whole series, the other side to move.

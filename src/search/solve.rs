@@ -281,7 +281,12 @@ fn by_root<R: Send + Default>(
         .collect()
 }
 
-/// Every help play of exactly `plies` half-moves, root moves in parallel.
+/// Levels below the root at which every move is a task of its own, so that the threads
+/// share the work of a root move too (help and series play).
+const SPLIT_LEVELS: u32 = 2;
+
+/// Every help play of exactly `plies` half-moves, root moves in parallel and the first
+/// [`SPLIT_LEVELS`] levels below them split into tasks.
 pub fn help_lines(
     engine: &Engine,
     pos: &Position,
@@ -290,14 +295,68 @@ pub fn help_lines(
 ) -> Vec<Vec<MoveInfo>> {
     let roots = engine.rules.legal_moves(pos);
     let per_root = by_root(engine, &roots, settings, |ctx, m, child| {
-        let mut lines = vec![];
-        if engine.help(ctx, child, plies - 1) {
-            let mut prefix = vec![MoveInfo::new(engine.rules, pos, m, child)];
-            help_enum(engine, ctx, child, plies - 1, &mut prefix, &mut lines);
-        }
-        lines
+        let lines = help_split(engine, ctx, child, plies - 1, SPLIT_LEVELS);
+        prepend(MoveInfo::new(engine.rules, pos, m, child), lines)
     });
     per_root.into_iter().flatten().collect()
+}
+
+/// Puts `first` in front of every line (none when there are no lines).
+fn prepend(first: MoveInfo, lines: Vec<Vec<MoveInfo>>) -> Vec<Vec<MoveInfo>> {
+    lines
+        .into_iter()
+        .map(|line| std::iter::once(first.clone()).chain(line).collect())
+        .collect()
+}
+
+/// Runs `f` on each move of `pos` as a task of its own (rayon), each with its own scratch
+/// context; the lines come back in generation order, each behind its move.
+fn split_moves(
+    engine: &Engine,
+    pos: &Position,
+    f: impl Fn(&mut Ctx, &Position) -> Vec<Vec<MoveInfo>> + Sync,
+) -> Vec<Vec<MoveInfo>> {
+    let moves = engine.rules.legal_moves(pos);
+    let per_move: Vec<Vec<Vec<MoveInfo>>> = moves
+        .par_iter()
+        .map(|(m, child)| {
+            if engine.stopped() {
+                return vec![];
+            }
+            let mut ctx = Ctx::new();
+            let lines = f(&mut ctx, child);
+            engine.flush(&mut ctx);
+            if lines.is_empty() {
+                return lines;
+            }
+            prepend(MoveInfo::new(engine.rules, pos, *m, child), lines)
+        })
+        .collect();
+    per_move.into_iter().flatten().collect()
+}
+
+/// The help lines from `pos` with `plies` left. At the first `split` levels (where at
+/// least three plies are left and the table and cuts leave the node open) each move is
+/// its own task; below, one task proves and enumerates the lines. The lines and their
+/// order are those of the plain depth-first enumeration, whatever the thread count.
+fn help_split(
+    engine: &Engine,
+    ctx: &mut Ctx,
+    pos: &Position,
+    plies: u32,
+    split: u32,
+) -> Vec<Vec<MoveInfo>> {
+    let mut lines = vec![];
+    if split == 0 || plies < 3 {
+        if engine.help(ctx, pos, plies) {
+            help_enum(engine, ctx, pos, plies, &mut vec![], &mut lines);
+        }
+    } else if engine.help_open(pos, plies) {
+        lines = split_moves(engine, pos, |ctx, child| {
+            help_split(engine, ctx, child, plies - 1, split - 1)
+        });
+    }
+    lines
 }
 
 fn help_enum(
@@ -366,14 +425,35 @@ fn series_lines(
 ) -> Vec<Vec<MoveInfo>> {
     let roots = engine.rules.legal_moves(pos);
     let per_root = by_root(engine, &roots, settings, |ctx, m, child| {
-        let mut lines = vec![];
-        if engine.series_step(ctx, end, child, k) {
-            let mut prefix = vec![MoveInfo::new(engine.rules, pos, m, child)];
-            series_after(engine, ctx, end, child, k, &mut prefix, &mut lines);
-        }
-        lines
+        let lines = series_split(engine, ctx, end, child, k, SPLIT_LEVELS);
+        prepend(MoveInfo::new(engine.rules, pos, m, child), lines)
     });
     per_root.into_iter().flatten().collect()
+}
+
+/// The rest of the series lines after a series move (`child`, `k` moves left before it),
+/// split into tasks at the first `split` levels as in [`help_split`].
+fn series_split(
+    engine: &Engine,
+    ctx: &mut Ctx,
+    end: SeriesEnd,
+    child: &Position,
+    k: u32,
+    split: u32,
+) -> Vec<Vec<MoveInfo>> {
+    let mut lines = vec![];
+    if split == 0 || k < 3 {
+        if engine.series_step(ctx, end, child, k) {
+            series_after(engine, ctx, end, child, k, &mut vec![], &mut lines);
+        }
+    } else if let Some(passed) = engine.series_goes_on(ctx, end, child) {
+        if engine.series_open(end, &passed, k - 1) {
+            lines = split_moves(engine, &passed, |ctx, c| {
+                series_split(engine, ctx, end, c, k - 1, split - 1)
+            });
+        }
+    }
+    lines
 }
 
 /// After a proven series move with `k` moves left before it: finish or continue.
