@@ -7,6 +7,11 @@
 //!
 //! `cargo bench --bench help`, `BENCH_ONLY=h5_0642,ser9_0729 cargo bench --bench help`,
 //! `POPEYE=/path/to/py BENCH_LIMIT=60 cargo bench --bench help`.
+//!
+//! Thread scaling: `BENCH_THREADS=1,2 BENCH_ONLY=... cargo bench --bench help` solves each
+//! problem with each thread count instead (no Popeye), printing wall and CPU seconds (the
+//! process's user + system time, from /proc/self/stat), the speedup over the first count
+//! and whether every count printed the same text.
 
 use chainmate::output::notation::Style;
 use chainmate::output::text::twin_text;
@@ -25,8 +30,9 @@ use std::time::{Duration, Instant};
 
 const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/popeye");
 
-/// Solves a file with one thread under the time limit: seconds, text, nodes, finished.
-fn solve(file: &str, limit: f64) -> (f64, String, u64, bool) {
+/// Solves a file with `threads` threads under the time limit: seconds, text, nodes,
+/// finished.
+fn solve(file: &str, limit: f64, threads: usize) -> (f64, String, u64, bool) {
     let problems = load_file(Path::new(file)).expect("problem loads");
     let stop = Arc::new(AtomicBool::new(false));
     {
@@ -43,7 +49,7 @@ fn solve(file: &str, limit: f64) -> (f64, String, u64, bool) {
             let rules = Rules::new(t.condition);
             let settings = Settings {
                 options: p.options.search_options(),
-                threads: 1,
+                threads,
                 stop: stop.clone(),
                 ..Settings::default()
             };
@@ -80,6 +86,15 @@ fn main() {
         .unwrap_or(30.0);
     let bin = std::env::var("POPEYE").ok();
     let index = std::fs::read_to_string(format!("{DIR}/INDEX.tsv")).expect("INDEX.tsv");
+    if let Ok(list) = std::env::var("BENCH_THREADS") {
+        let counts: Vec<usize> = list
+            .split(',')
+            .filter_map(|x| x.trim().parse().ok())
+            .collect();
+        let names = only.expect("BENCH_THREADS needs BENCH_ONLY");
+        scaling(&names, &counts, limit);
+        return;
+    }
     println!(
         "{:<11} {:>9} {:>12} {:>9} {:>9} {:>8}",
         "problem", "stip", "nodes", "chainmate", "popeye", "py/cm"
@@ -96,7 +111,7 @@ fn main() {
         }
         let file = format!("{DIR}/{name}.inp");
         let expected = std::fs::read_to_string(format!("{DIR}/{name}.out")).unwrap_or_default();
-        let (t, text, nodes, done) = solve(&file, limit);
+        let (t, text, nodes, done) = solve(&file, limit, 1);
         let same = diff(&parse(&expected), &parse(&text)).is_empty();
         let py = bin.as_ref().map(|b| popeye(b, &file));
         total += 1;
@@ -127,5 +142,50 @@ fn main() {
              {:.3} (a stopped run counts as 0)",
             ratios[ratios.len() / 2]
         );
+    }
+}
+
+/// The process's CPU time so far (user + system, all threads), from /proc/self/stat.
+fn cpu_seconds() -> f64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    // The fields after the command name (which is in parentheses), the state first:
+    // utime and stime are the 12th and 13th, in clock ticks (100 a second on Linux).
+    let rest = stat.rsplit(')').next().unwrap_or("");
+    let field = |i: usize| -> f64 {
+        rest.split_whitespace()
+            .nth(i)
+            .and_then(|x| x.parse().ok())
+            .unwrap_or(0.0)
+    };
+    (field(11) + field(12)) / 100.0
+}
+
+/// Each problem solved with each thread count: wall and CPU seconds, the speedup of each
+/// count over the first, and whether the printed text was the same for all.
+fn scaling(names: &[String], counts: &[usize], limit: f64) {
+    println!(
+        "{:<11} {:>7} {:>9} {:>9} {:>8}  same",
+        "problem", "threads", "wall", "cpu", "speedup"
+    );
+    for name in names {
+        let file = format!("{DIR}/{name}.inp");
+        let (mut first, mut texts) = (None, vec![]);
+        for &n in counts {
+            let cpu = cpu_seconds();
+            let (t, text, _, done) = solve(&file, limit, n);
+            let cpu = cpu_seconds() - cpu;
+            let base = *first.get_or_insert(t);
+            texts.push(text);
+            println!(
+                "{name:<11} {n:>7} {t:>9.2} {cpu:>9.2} {:>8.2}  {}{}",
+                base / t,
+                texts.iter().all(|x| *x == texts[0]),
+                if done {
+                    ""
+                } else {
+                    "  STOPPED AT THE TIME LIMIT"
+                }
+            );
+        }
     }
 }
