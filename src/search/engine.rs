@@ -58,6 +58,16 @@ fn depth_salt(k: u32) -> u64 {
     u64::from(k / 32).wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
+/// The table key of help play from `pos` with `plies` left.
+fn help_key(pos: &Position, plies: u32) -> u64 {
+    pos.hash ^ SALT_HELP ^ depth_salt(plies)
+}
+
+/// The table key of series play from `pos` (series side to move, `k` moves left).
+fn series_key(end: SeriesEnd, pos: &Position, k: u32) -> u64 {
+    pos.hash ^ SALT_SERIES[end as usize] ^ depth_salt(k)
+}
+
 /// Help play from `pos` with `plies` left: the side the goal is reached against, and the
 /// moves left to the side making the last move and to the other.
 fn help_sides(pos: &Position, plies: u32) -> (Color, u32, u32) {
@@ -537,7 +547,7 @@ impl<'a> Engine<'a> {
         if plies == 1 {
             return self.goal_in_one(ctx, pos).is_some();
         }
-        let key = pos.hash ^ SALT_HELP ^ depth_salt(plies);
+        let key = help_key(pos, plies);
         let sharp = || self.final_possible(pos, loser, win, lose, squares);
         self.exact_depth(key, plies, pos, sharp, |child| {
             self.help(ctx, child, plies - 1)
@@ -552,7 +562,7 @@ impl<'a> Engine<'a> {
         let Some(squares) = self.goal_possible(pos, loser, win, lose) else {
             return false;
         };
-        let key = pos.hash ^ SALT_HELP ^ depth_salt(plies);
+        let key = help_key(pos, plies);
         self.table_knows(key, plies)
             .unwrap_or_else(|| self.final_possible(pos, loser, win, lose, squares))
     }
@@ -584,7 +594,6 @@ impl<'a> Engine<'a> {
         if let Some(known) = self.table_knows(key, k) {
             return known;
         }
-        let bit = 1u32 << (k % 32);
         let found = possible()
             && self
                 .rules
@@ -596,7 +605,15 @@ impl<'a> Engine<'a> {
                     }
                 })
                 .is_break();
+        self.remember(key, k, found);
+        found
+    }
+
+    /// Stores a proven exact-depth answer (nothing once the search is stopped: an answer
+    /// cut short is not proven).
+    fn remember(&self, key: u64, k: u32, found: bool) {
         if !self.stopped() {
+            let bit = 1u32 << (k % 32);
             let facts = if found {
                 Facts { win: bit, fail: 0 }
             } else {
@@ -604,7 +621,17 @@ impl<'a> Engine<'a> {
             };
             self.tt.add(key, facts);
         }
-        found
+    }
+
+    /// Stores what the parallel driver found at a node it split (help play, `plies` left):
+    /// a later transposition to it is then answered by the table, as [`Self::help`] would.
+    pub fn remember_help(&self, pos: &Position, plies: u32, found: bool) {
+        self.remember(help_key(pos, plies), plies, found);
+    }
+
+    /// As [`Self::remember_help`], for a series node (series side to move, `k` left).
+    pub fn remember_series(&self, end: SeriesEnd, pos: &Position, k: u32, found: bool) {
+        self.remember(series_key(end, pos, k), k, found);
     }
 
     // ----- series play -----
@@ -628,7 +655,7 @@ impl<'a> Engine<'a> {
             };
             squares
         };
-        let key = pos.hash ^ SALT_SERIES[end as usize] ^ depth_salt(k);
+        let key = series_key(end, pos, k);
         let sharp =
             || end == SeriesEnd::Self_ || self.final_possible(pos, loser, win, lose, squares);
         self.exact_depth(key, k, pos, sharp, |child| {
@@ -675,7 +702,7 @@ impl<'a> Engine<'a> {
     /// as the table and the cuts tell without searching its moves (see [`Self::help_open`])?
     pub fn series_open(&self, end: SeriesEnd, pos: &Position, k: u32) -> bool {
         let (loser, win, lose) = series_sides(end, pos, k);
-        let key = pos.hash ^ SALT_SERIES[end as usize] ^ depth_salt(k);
+        let key = series_key(end, pos, k);
         if end == SeriesEnd::Self_ {
             return self.table_knows(key, k).unwrap_or(true);
         }

@@ -355,6 +355,7 @@ fn help_split(
         lines = split_moves(engine, pos, |ctx, child| {
             help_split(engine, ctx, child, plies - 1, split - 1)
         });
+        engine.remember_help(pos, plies, !lines.is_empty());
     }
     lines
 }
@@ -451,6 +452,7 @@ fn series_split(
             lines = split_moves(engine, &passed, |ctx, c| {
                 series_split(engine, ctx, end, c, k - 1, split - 1)
             });
+            engine.remember_series(end, &passed, k - 1, !lines.is_empty());
         }
     }
     lines
