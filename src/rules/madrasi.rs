@@ -26,6 +26,14 @@ impl super::ConditionRules for Madrasi {
     const ALIASES: &'static [&'static str] = &["madrasi"];
     const TITLE: Option<&'static str> = Some("Madrasi");
     const CHEAP_REPLAY: bool = true;
+    /// Paralysis only takes moves and attacks away, and never from a king: every mate or
+    /// stalemate picture of the final-position cuts is still necessary. A piece may be
+    /// immobile by paralysis, so the immobile-pieces test does not apply
+    /// (`docs/solving.md`, "Under the conditions").
+    const HELP_CUTS: super::HelpCuts = super::HelpCuts {
+        final_position: true,
+        immobile: false,
+    };
 
     fn for_each_legal<F>(pos: &Position, rules: &Rules, mut f: F) -> ControlFlow<()>
     where

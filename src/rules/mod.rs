@@ -65,9 +65,11 @@ pub trait ConditionRules {
     /// Can the move that makes a pawn two-step also fill the square the pawn left? If
     /// not, an en-passant square whose pawn's starting square is occupied is impossible.
     const REFILLS_DOUBLE_STEP_ORIGIN: bool = false;
-    /// Do the sound cuts of orthodox help play (`search::reach`, `docs/solving.md`)
-    /// and the orthodox defence ordering apply?
+    /// Does the orthodox defence ordering of battle play apply (orthodox movement)?
     const ORTHODOX_MOVEMENT: bool = false;
+    /// Which help-play cuts of `search::reach` stay sound under this condition
+    /// (`docs/solving.md`, "Under the conditions").
+    const HELP_CUTS: HelpCuts = HelpCuts::NONE;
     /// How a move is written (its effects in order).
     const LAYOUT: Layout = Layout::Leader;
     /// Are stalemate claims proved by refuting every move with a king capture (and is
@@ -357,6 +359,29 @@ impl Condition {
 }
 
 /// Everything the move generator needs to know besides the position.
+/// The help-play cuts a condition allows (`docs/solving.md`, "How help and series play are
+/// searched"); the stalemate landing filter is the condition's own
+/// `for_each_stalemate_candidate`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HelpCuts {
+    /// The final-position cuts: the losing king's square and flights, and for mate the one
+    /// final position.
+    pub final_position: bool,
+    /// Stalemate: the immobile-pieces test.
+    pub immobile: bool,
+}
+
+impl HelpCuts {
+    pub const NONE: HelpCuts = HelpCuts {
+        final_position: false,
+        immobile: false,
+    };
+    pub const ALL: HelpCuts = HelpCuts {
+        final_position: true,
+        immobile: true,
+    };
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Rules {
     pub condition: Condition,
@@ -434,6 +459,12 @@ impl Rules {
     #[inline]
     pub fn castling_allowed(&self) -> bool {
         dispatch!(self.condition, C => C::CASTLING)
+    }
+
+    /// See [`ConditionRules::HELP_CUTS`].
+    #[inline]
+    pub fn help_cuts(&self) -> HelpCuts {
+        dispatch!(self.condition, C => C::HELP_CUTS)
     }
 
     /// See [`ConditionRules::ORTHODOX_MOVEMENT`].

@@ -22,6 +22,7 @@ impl super::ConditionRules for Orthodox {
     const TITLE: Option<&'static str> = None;
     const CHEAP_REPLAY: bool = true;
     const ORTHODOX_MOVEMENT: bool = true;
+    const HELP_CUTS: super::HelpCuts = super::HelpCuts::ALL;
 
     #[inline]
     fn for_each_legal<F>(pos: &Position, rules: &Rules, mut f: F) -> ControlFlow<()>

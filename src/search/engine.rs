@@ -138,9 +138,11 @@ impl<'a> Engine<'a> {
             stop,
             nodes: AtomicU64::new(0),
             threat_limit: None,
-            reach: rules
-                .orthodox_movement()
-                .then(|| Box::new(Reach::new(rules.promotions()))),
+            reach: {
+                let cuts = rules.help_cuts();
+                cuts.final_position
+                    .then(|| Box::new(Reach::new(rules.promotions(), cuts.immobile)))
+            },
             plain: false,
         }
     }

@@ -75,6 +75,8 @@ pub struct Reach {
     around: [([u8; 9], usize); 64],
     /// This set of tables' number (see `COVERS`).
     id: u64,
+    /// Stalemate: is the immobile-pieces test sound here (see `others_can_be_immobile`)?
+    immobile: bool,
 }
 
 /// Scratch tables of [`Reach::winner_covers`].
@@ -374,8 +376,9 @@ fn around_tables(attack: &[Within]) -> (Vec<[Bitboard; 64]>, Vec<[[u16; 64]; 64]
 }
 
 impl Reach {
-    /// Tables for the given promotion choices.
-    pub fn new(promotions: &[Kind]) -> Reach {
+    /// Tables for the given promotion choices; `immobile`: whether the stalemate test of
+    /// the loser's other pieces applies.
+    pub fn new(promotions: &[Kind], immobile: bool) -> Reach {
         let n = 2 * KIND_COUNT;
         let mut occupy = vec![[[0; MAX_D + 1]; 64]; n];
         let mut attack = vec![[[0; MAX_D + 1]; 64]; n];
@@ -448,6 +451,7 @@ impl Reach {
             id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             pawn_forms,
             promotions: promotions.to_vec(),
+            immobile,
         }
     }
 
@@ -519,7 +523,8 @@ impl Reach {
         } else {
             test(any_mover)
         };
-        if squares != 0 && (mate || self.others_can_be_immobile(pos, loser, w, l, &layers)) {
+        let immobile = || !self.immobile || self.others_can_be_immobile(pos, loser, w, l, &layers);
+        if squares != 0 && (mate || immobile()) {
             squares
         } else {
             0
@@ -981,7 +986,7 @@ mod tests {
 
     #[test]
     fn distances_on_an_empty_board() {
-        let r = Reach::new(&ORTHODOX_PROMOTIONS);
+        let r = Reach::new(&ORTHODOX_PROMOTIONS, true);
         let kn = &r.occupy[idx(Color::White, Kind::Knight)][sq("a1")];
         assert_eq!(kn[0], bb(sq("a1") as u8));
         assert!(kn[1] & bb(sq("b3") as u8) != 0);
@@ -1012,7 +1017,7 @@ mod tests {
     /// (Sd6-b5) fills the king's last open flight, and Sf2-e4 mates.
     #[test]
     fn a_king_that_stays_costs_nothing() {
-        let r = Reach::new(&ORTHODOX_PROMOTIONS);
+        let r = Reach::new(&ORTHODOX_PROMOTIONS, true);
         let pos = Position::from_fen("8/8/1qbn3K/2kr4/1rpn4/8/5N2/8 b - - 0 1").unwrap();
         assert!(r.goal_possible(&pos, Color::Black, 1, 1, true));
         // With no move left, the open flight b5 stays open.
@@ -1024,7 +1029,7 @@ mod tests {
     /// move can capture only one of them; a white rook could pin the other.
     #[test]
     fn free_pieces_must_be_captured_pinned_or_blocked() {
-        let r = Reach::new(&ORTHODOX_PROMOTIONS);
+        let r = Reach::new(&ORTHODOX_PROMOTIONS, true);
         let free = Position::from_fen("kn6/8/1K6/8/3b4/8/8/8 b - - 0 1").unwrap();
         assert!(!r.goal_possible(&free, Color::Black, 1, 1, false));
         let one = Position::from_fen("kn6/8/1K6/8/8/8/8/8 b - - 0 1").unwrap();
@@ -1040,7 +1045,7 @@ mod tests {
     /// on any square it can walk to, though each flight is attacked from somewhere.
     #[test]
     fn one_rook_square_covers_one_line() {
-        let r = Reach::new(&ORTHODOX_PROMOTIONS);
+        let r = Reach::new(&ORTHODOX_PROMOTIONS, true);
         let pos = Position::from_fen("k7/8/8/8/8/8/7R/7K b - - 0 1").unwrap();
         let squares = r.king_squares(&pos, Color::Black, 2, 2, true);
         assert_ne!(squares, 0);
@@ -1058,7 +1063,7 @@ mod tests {
     /// on a3 (from b1, c2, c4 or b5) guards none of them.
     #[test]
     fn the_winner_moves_are_counted_together() {
-        let r = Reach::new(&ORTHODOX_PROMOTIONS);
+        let r = Reach::new(&ORTHODOX_PROMOTIONS, true);
         let pos = Position::from_fen("1b4b1/N5K1/8/4p3/r7/k3nq2/3p4/8 b - - 0 1").unwrap();
         let all = !0;
         assert!(r.final_possible(&pos, Color::Black, 5, 5, true, all));
