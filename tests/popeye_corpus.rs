@@ -245,6 +245,86 @@ fn intelligent_mode_problems_in_seconds() {
     }
 }
 
+/// Problems of the heavy corpus (Popeye over 0.5 s, or its intelligent mode) that now take
+/// chainmate at most about a second each (measured with `corpus_heavy`, two threads, in
+/// BENCHMARKS.md): checked against Popeye in the default suite too.
+const HEAVY_IN_SECONDS: [&str; 62] = [
+    "h3_0659",
+    "h3_0661",
+    "h3_0666",
+    "h3_0667",
+    "h3_0668",
+    "h3_0676",
+    "h3_0686",
+    "h3_0688",
+    "h3_0689",
+    "h3_0694",
+    "h3_0697",
+    "h3_0698",
+    "h3_0699",
+    "h3_0702",
+    "h3_0708",
+    "h3_0710",
+    "h3_0711",
+    "h3_0726",
+    "h3_0727",
+    "h3_0732",
+    "h3_0736",
+    "h4_0639",
+    "h4_0664",
+    "h4_0679",
+    "h4_0680",
+    "h4_0738",
+    "h5_0642",
+    "h5_0737",
+    "h6_0643",
+    "h6_0645",
+    "h6_0669",
+    "h7_0662",
+    "h7_2307",
+    "h9_0740",
+    "hs3_0506",
+    "hs3_0508",
+    "hs3_0510",
+    "hs3_0511",
+    "hs3_0513",
+    "hs3_0524",
+    "hs3_0525",
+    "hs3_0526",
+    "hs3_0527",
+    "hs3_0528",
+    "hs3_0530",
+    "hs3_0553",
+    "hs3_0559",
+    "hs3_0587",
+    "hs3_0596",
+    "hs4_0541",
+    "hs4_0609",
+    "hs4_0610",
+    "hs5_0564",
+    "hs5_0565",
+    "hs5_0566",
+    "hs5_0567",
+    "s4_1108",
+    "ser11_0521",
+    "ser18_0600",
+    "ser6_0189",
+    "ser6_0728",
+    "ser8_0550",
+];
+
+#[test]
+fn heavy_problems_in_seconds() {
+    let mut failures = vec![];
+    for name in HEAVY_IN_SECONDS {
+        let d = compare_in(DATA, name, 0, None, 256).expect("no time limit");
+        if !d.is_empty() {
+            failures.push(format!("{name}:\n  {}", d.join("\n  ")));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
 /// Extra cases (en passant in help play, twins, ...) with Popeye's output beside them.
 #[test]
 fn extra_cases() {
