@@ -457,7 +457,9 @@ impl Reach {
 
     /// Can the goal (mate when `mate`, else stalemate) be reached against `loser`, with
     /// `win_moves` moves left for the other side and `lose_moves` for the loser? `false`
-    /// only when it certainly cannot.
+    /// only when it certainly cannot. (The engine asks [`Self::king_squares`]; this is
+    /// the unit tests' yes/no.)
+    #[cfg(test)]
     pub fn goal_possible(
         &self,
         pos: &Position,
