@@ -13,54 +13,22 @@
 //! process's user + system time, from /proc/self/stat), the speedup over the first count
 //! and whether every count printed the same text.
 
-use chainmate::output::notation::Style;
-use chainmate::output::text::twin_text;
-use chainmate::problem::load_file;
-use chainmate::rules::Rules;
-use chainmate::search::solve::{Settings, solve_twin};
+use chainmate::search::solve::Settings;
 #[allow(dead_code)]
 #[path = "../tests/common/solution_text.rs"]
 mod solution_text;
+#[path = "common/solve_file.rs"]
+mod solve_file;
 use solution_text::{diff, parse};
-use std::path::Path;
+use solve_file::solve_file;
 use std::process::Command;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
 
 const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/popeye");
 
-/// Solves a file with `threads` threads under the time limit: seconds, text, nodes,
-/// finished.
+/// Solves a file with `threads` threads under the time limit (the command line's table
+/// size): seconds, text, nodes, finished.
 fn solve(file: &str, limit: f64, threads: usize) -> (f64, String, u64, bool) {
-    let problems = load_file(Path::new(file)).expect("problem loads");
-    let stop = Arc::new(AtomicBool::new(false));
-    {
-        let stop = stop.clone();
-        std::thread::spawn(move || {
-            std::thread::sleep(Duration::from_secs_f64(limit));
-            stop.store(true, Ordering::Relaxed);
-        });
-    }
-    let started = Instant::now();
-    let (mut text, mut nodes, mut complete) = (String::new(), 0, true);
-    for p in &problems {
-        for t in p.twin_instances().expect("twins") {
-            let rules = Rules::new(t.condition);
-            let settings = Settings {
-                options: p.options.search_options(),
-                threads,
-                stop: stop.clone(),
-                ..Settings::default()
-            };
-            let r = solve_twin(&t.search_input(), &rules, &settings);
-            complete &= r.complete;
-            nodes += r.nodes;
-            text.push_str(&twin_text(&r, Style::Long));
-        }
-    }
-    stop.store(true, Ordering::Relaxed);
-    (started.elapsed().as_secs_f64(), text, nodes, complete)
+    solve_file(file, limit, threads, Settings::default().hash_mb)
 }
 
 /// Popeye's CPU time (user + system of the child) on the same file.

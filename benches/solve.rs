@@ -6,62 +6,27 @@
 //! `cargo bench --bench solve` (all 18), `BENCH_ONLY=01,02 cargo bench --bench solve`,
 //! `POPEYE=/path/to/py cargo bench --bench solve`.
 
-use chainmate::output::notation::Style;
-use chainmate::output::text::twin_text;
-use chainmate::problem::load_file;
-use chainmate::rules::Rules;
-use chainmate::search::solve::{Settings, solve_twin};
 #[allow(dead_code)]
 #[path = "../tests/common/solution_text.rs"]
 mod solution_text;
+#[path = "common/solve_file.rs"]
+mod solve_file;
 use solution_text::{diff, parse};
-use std::path::Path;
+use solve_file::solve_file;
 use std::process::Command;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/popeye/bench");
 
-/// Solves with a time limit (BENCH_LIMIT seconds, default 120); returns the seconds, the
+/// Solves with a time limit (BENCH_LIMIT seconds, default 120) and the table size the
+/// recorded figures were measured with (BENCHMARKS.md, 256 MB); returns the seconds, the
 /// printed solution, the nodes and whether the search finished.
 fn solve(file: &str, threads: usize) -> (f64, String, u64, bool) {
-    let problems = load_file(Path::new(file)).expect("bench problem loads");
     let limit: f64 = std::env::var("BENCH_LIMIT")
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(120.0);
-    let stop = Arc::new(AtomicBool::new(false));
-    {
-        let stop = stop.clone();
-        std::thread::spawn(move || {
-            std::thread::sleep(Duration::from_secs_f64(limit));
-            stop.store(true, Ordering::Relaxed);
-        });
-    }
-    let mut complete = true;
-    let started = Instant::now();
-    let mut text = String::new();
-    let mut nodes = 0;
-    for p in &problems {
-        for t in p.twin_instances().expect("twins") {
-            let rules = Rules::new(t.condition);
-            let settings = Settings {
-                options: p.options.search_options(),
-                threads,
-                stop: stop.clone(),
-                // The table size the recorded figures were measured with (BENCHMARKS.md).
-                hash_mb: 256,
-                ..Settings::default()
-            };
-            let r = solve_twin(&t.search_input(), &rules, &settings);
-            complete &= r.complete;
-            nodes += r.nodes;
-            text.push_str(&twin_text(&r, Style::Long));
-        }
-    }
-    stop.store(true, Ordering::Relaxed);
-    (started.elapsed().as_secs_f64(), text, nodes, complete)
+    solve_file(file, limit, threads, 256)
 }
 
 fn main() {

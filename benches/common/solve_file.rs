@@ -1,0 +1,51 @@
+//! Solving one problem file for the benches (`#[path]`-included by each bench).
+
+use chainmate::output::notation::Style;
+use chainmate::output::text::twin_text;
+use chainmate::problem::load_file;
+use chainmate::rules::Rules;
+use chainmate::search::solve::{Settings, solve_twin};
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// Solves every twin of `file` with `threads` threads and a table of `hash_mb` MB, stopped
+/// after `limit` seconds: the seconds, the printed solutions, the nodes and whether the
+/// search finished.
+pub fn solve_file(
+    file: &str,
+    limit: f64,
+    threads: usize,
+    hash_mb: usize,
+) -> (f64, String, u64, bool) {
+    let problems = load_file(Path::new(file)).expect("bench problem loads");
+    let stop = Arc::new(AtomicBool::new(false));
+    {
+        let stop = stop.clone();
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_secs_f64(limit));
+            stop.store(true, Ordering::Relaxed);
+        });
+    }
+    let started = Instant::now();
+    let (mut text, mut nodes, mut complete) = (String::new(), 0, true);
+    for p in &problems {
+        for t in p.twin_instances().expect("twins") {
+            let rules = Rules::new(t.condition);
+            let settings = Settings {
+                options: p.options.search_options(),
+                threads,
+                hash_mb,
+                stop: stop.clone(),
+                ..Settings::default()
+            };
+            let r = solve_twin(&t.search_input(), &rules, &settings);
+            complete &= r.complete;
+            nodes += r.nodes;
+            text.push_str(&twin_text(&r, Style::Long));
+        }
+    }
+    stop.store(true, Ordering::Relaxed);
+    (started.elapsed().as_secs_f64(), text, nodes, complete)
+}
