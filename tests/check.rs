@@ -41,7 +41,7 @@ fn sound_problems_exit_0_and_conditions_are_checked() {
         &root("problems/kazan"),
     ]);
     assert_eq!(code, 0, "{out}");
-    assert_eq!(out.matches(": sound").count(), 11, "{out}");
+    assert_eq!(out.matches(": sound").count(), 13, "{out}");
 }
 
 #[test]
