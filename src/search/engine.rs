@@ -542,31 +542,37 @@ impl<'a> Engine<'a> {
             return false;
         }
         ctx.nodes += 1;
-        let (loser, win, lose) = help_sides(pos, plies);
-        let Some(squares) = self.goal_possible(pos, loser, win, lose) else {
+        let Some(sharp) = self.help_gate(pos, plies) else {
             return false;
         };
         if plies == 1 {
             return self.goal_in_one(ctx, pos).is_some();
         }
-        let key = help_key(pos, plies);
-        let sharp = || self.final_possible(pos, loser, win, lose, squares);
-        self.exact_depth(key, plies, pos, sharp, |child| {
+        self.exact_depth(help_key(pos, plies), plies, pos, sharp, |child| {
             self.help(ctx, child, plies - 1)
         })
+    }
+
+    /// The cuts of help play from `pos` with `plies` left: `None` when the cheap cut rules
+    /// the position out, else the sharper test to run where the table knows nothing.
+    fn help_gate<'s>(
+        &'s self,
+        pos: &'s Position,
+        plies: u32,
+    ) -> Option<impl FnOnce() -> bool + 's> {
+        let (loser, win, lose) = help_sides(pos, plies);
+        let squares = self.goal_possible(pos, loser, win, lose)?;
+        Some(move || self.final_possible(pos, loser, win, lose, squares))
     }
 
     /// May help play from `pos` with `plies` (at least 2) left succeed, as far as the table
     /// and the cuts tell without searching its moves? Where this is false, [`Self::help`]
     /// is false too; the parallel driver searches the moves of the other nodes itself.
     pub fn help_open(&self, pos: &Position, plies: u32) -> bool {
-        let (loser, win, lose) = help_sides(pos, plies);
-        let Some(squares) = self.goal_possible(pos, loser, win, lose) else {
-            return false;
-        };
-        let key = help_key(pos, plies);
-        self.table_knows(key, plies)
-            .unwrap_or_else(|| self.final_possible(pos, loser, win, lose, squares))
+        self.help_gate(pos, plies).is_some_and(|sharp| {
+            self.table_knows(help_key(pos, plies), plies)
+                .unwrap_or_else(sharp)
+        })
     }
 
     /// What the table knows of `key` at the exact depth `k`: proven, refuted, or nothing.
@@ -648,21 +654,29 @@ impl<'a> Engine<'a> {
         if k == 0 {
             return self.series_end(ctx, end, pos);
         }
+        let Some(sharp) = self.series_gate(end, pos, k) else {
+            return false;
+        };
+        self.exact_depth(series_key(end, pos, k), k, pos, sharp, |child| {
+            self.series_step(ctx, end, child, k)
+        })
+    }
+
+    /// The cuts of series play from `pos` (series side to move, `k` >= 1 moves left), as
+    /// [`Self::help_gate`]; none for series self play.
+    fn series_gate<'s>(
+        &'s self,
+        end: SeriesEnd,
+        pos: &'s Position,
+        k: u32,
+    ) -> Option<impl FnOnce() -> bool + 's> {
         let (loser, win, lose) = series_sides(end, pos, k);
         let squares = if end == SeriesEnd::Self_ {
             0
         } else {
-            let Some(squares) = self.goal_possible(pos, loser, win, lose) else {
-                return false;
-            };
-            squares
+            self.goal_possible(pos, loser, win, lose)?
         };
-        let key = series_key(end, pos, k);
-        let sharp =
-            || end == SeriesEnd::Self_ || self.final_possible(pos, loser, win, lose, squares);
-        self.exact_depth(key, k, pos, sharp, |child| {
-            self.series_step(ctx, end, child, k)
-        })
+        Some(move || end == SeriesEnd::Self_ || self.final_possible(pos, loser, win, lose, squares))
     }
 
     /// After a series move (`child`, other side to move) with `k` moves left before it.
@@ -703,16 +717,10 @@ impl<'a> Engine<'a> {
     /// May the series from `pos` (series side to move, `k` >= 1 moves left) succeed, as far
     /// as the table and the cuts tell without searching its moves (see [`Self::help_open`])?
     pub fn series_open(&self, end: SeriesEnd, pos: &Position, k: u32) -> bool {
-        let (loser, win, lose) = series_sides(end, pos, k);
-        let key = series_key(end, pos, k);
-        if end == SeriesEnd::Self_ {
-            return self.table_knows(key, k).unwrap_or(true);
-        }
-        let Some(squares) = self.goal_possible(pos, loser, win, lose) else {
-            return false;
-        };
-        self.table_knows(key, k)
-            .unwrap_or_else(|| self.final_possible(pos, loser, win, lose, squares))
+        self.series_gate(end, pos, k).is_some_and(|sharp| {
+            self.table_knows(series_key(end, pos, k), k)
+                .unwrap_or_else(sharp)
+        })
     }
 
     /// After the whole series, the other side to move.
