@@ -9,7 +9,8 @@
 //! stipulation; `HELP_CUTS_N` sets another count);
 //! `help_cuts_agree_on_5000_positions` (ignored: `cargo test --release --test help_cuts --
 //! --ignored`) runs 5,000 more. The same comparison runs under Madrasi, whose help play
-//! keeps the final-position cuts: 210 positions by default, 2,000 in the ignored test.
+//! keeps the final-position cuts, and under Kazan, which keeps the king-square cut with
+//! unshared moves: 210 positions each by default, 2,000 each in the ignored tests.
 
 use chainmate::output::notation::Style;
 use chainmate::output::text::twin_text;
@@ -204,5 +205,21 @@ fn madrasi_cuts_agree_with_the_plain_search() {
 #[ignore]
 fn madrasi_cuts_agree_on_2000_positions() {
     let solved = agree(0x8CB9_2BA7_2F3D_8DD7, 2_000, "madrasi");
+    assert!(solved > 50, "{solved}");
+}
+
+/// Kazan keeps the king-square cut with each piece bounded by its side's moves alone
+/// (`docs/solving.md`, "Under the conditions"): random positions, where the chains move
+/// several pieces of a side in one move.
+#[test]
+fn kazan_cuts_agree_with_the_plain_search() {
+    let solved = agree(0x94D0_49BB_1331_11EB, 210, "kazan");
+    assert!(solved > 5, "{solved}");
+}
+
+#[test]
+#[ignore]
+fn kazan_cuts_agree_on_2000_positions() {
+    let solved = agree(0xBF58_476D_1CE4_E5B9, 2_000, "kazan");
     assert!(solved > 50, "{solved}");
 }

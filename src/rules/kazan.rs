@@ -32,6 +32,17 @@ impl super::ConditionRules for Kazan {
     const ALIASES: &'static [&'static str] = &["kazan", "kazanchess"];
     const TITLE: Option<&'static str> = Some("Kazan Chess");
     const REFILLS_DOUBLE_STEP_ORIGIN: bool = true;
+    /// A chain moves several pieces in one move, but each at most once a turn, with a move
+    /// of its kind (a follower's is non-capturing, a pawn's straight), and attacks stay
+    /// orthodox: each piece is still bound by its side's moves left, so the king-square cut
+    /// holds with each piece given all of them. Not shared: the one-final-position cut and
+    /// the one-mover rule. Not the immobile test: a free piece may have only leaders whose
+    /// compulsory chain exposes the king. (`docs/solving.md`, "Under the conditions".)
+    const HELP_CUTS: super::HelpCuts = super::HelpCuts {
+        final_position: true,
+        immobile: false,
+        shared_moves: false,
+    };
 
     fn for_each_legal<F>(pos: &Position, rules: &Rules, f: F) -> ControlFlow<()>
     where

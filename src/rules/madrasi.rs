@@ -33,6 +33,7 @@ impl super::ConditionRules for Madrasi {
     const HELP_CUTS: super::HelpCuts = super::HelpCuts {
         final_position: true,
         immobile: false,
+        shared_moves: true,
     };
 
     fn for_each_legal<F>(pos: &Position, rules: &Rules, mut f: F) -> ControlFlow<()>

@@ -369,16 +369,23 @@ pub struct HelpCuts {
     pub final_position: bool,
     /// Stalemate: the immobile-pieces test.
     pub immobile: bool,
+    /// Does each move move one piece of its side, so that a side's moves are shared among
+    /// its pieces (their distances add up, and with one move left the others stand)? Where
+    /// not (Kazan's chains), the final-position cut bounds each piece by its side's moves
+    /// alone, and the one-final-position cut is off.
+    pub shared_moves: bool,
 }
 
 impl HelpCuts {
     pub const NONE: HelpCuts = HelpCuts {
         final_position: false,
         immobile: false,
+        shared_moves: false,
     };
     pub const ALL: HelpCuts = HelpCuts {
         final_position: true,
         immobile: true,
+        shared_moves: true,
     };
 }
 

@@ -141,7 +141,7 @@ impl<'a> Engine<'a> {
             reach: {
                 let cuts = rules.help_cuts();
                 cuts.final_position
-                    .then(|| Box::new(Reach::new(rules.promotions(), cuts.immobile)))
+                    .then(|| Box::new(Reach::new(rules.promotions(), cuts)))
             },
             plain: false,
         }

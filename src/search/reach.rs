@@ -44,6 +44,7 @@ use crate::core::board::piece_attacks;
 use crate::core::piece::{ALL_KINDS, KIND_COUNT, part};
 use crate::core::{Bitboard, Color, Kind, NO_SQUARE, Squares, bb};
 use crate::position::Position;
+use crate::rules::HelpCuts;
 
 /// Distances 0..=MAX_D are tabled; a budget above it skips the cut.
 const MAX_D: usize = 15;
@@ -77,6 +78,8 @@ pub struct Reach {
     id: u64,
     /// Stalemate: is the immobile-pieces test sound here (see `others_can_be_immobile`)?
     immobile: bool,
+    /// Are a side's moves shared among its pieces (`HelpCuts::shared_moves`)?
+    shared: bool,
 }
 
 /// Scratch tables of [`Reach::winner_covers`].
@@ -376,9 +379,10 @@ fn around_tables(attack: &[Within]) -> (Vec<[Bitboard; 64]>, Vec<[[u16; 64]; 64]
 }
 
 impl Reach {
-    /// Tables for the given promotion choices; `immobile`: whether the stalemate test of
-    /// the loser's other pieces applies.
-    pub fn new(promotions: &[Kind], immobile: bool) -> Reach {
+    /// Tables for the given promotion choices, for the cuts `cuts` allows (whether the
+    /// stalemate test of the loser's other pieces applies, whether a side's moves are shared
+    /// among its pieces).
+    pub fn new(promotions: &[Kind], cuts: HelpCuts) -> Reach {
         let n = 2 * KIND_COUNT;
         let mut occupy = vec![[[0; MAX_D + 1]; 64]; n];
         let mut attack = vec![[[0; MAX_D + 1]; 64]; n];
@@ -451,7 +455,8 @@ impl Reach {
             id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             pawn_forms,
             promotions: promotions.to_vec(),
-            immobile,
+            immobile: cuts.immobile,
+            shared: cuts.shared_moves,
         }
     }
 
@@ -520,7 +525,7 @@ impl Reach {
             pieces += 1;
         }
         let test = |guarded| self.king_squares_with(ksq, guarded, &layers, l, pieces, mate);
-        let squares = if w == 1 && (2..=movers.len()).contains(&n) {
+        let squares = if self.shared && w == 1 && (2..=movers.len()).contains(&n) {
             movers[..n].iter().fold(0, |a, &m| a | test(standing | m))
         } else {
             test(any_mover)
@@ -549,7 +554,7 @@ impl Reach {
     ) -> bool {
         let (w, l) = (win_moves as usize, lose_moves as usize);
         let ksq = pos.king(loser);
-        if w > MAX_D || l > MAX_D || pos.castling != 0 || ksq == NO_SQUARE {
+        if !self.shared || w > MAX_D || l > MAX_D || pos.castling != 0 || ksq == NO_SQUARE {
             return true;
         }
         let board = &pos.board;
@@ -956,12 +961,16 @@ impl Reach {
         // The loser's moves are shared: the king's walk to `k` plus, for every flight the
         // winner cannot attack, the moves of a distinct own piece to hold it. Each flight
         // costs at least its nearest piece's distance: the number of depths d < l at
-        // which no piece reaches it yet.
+        // which no piece reaches it yet. (Unshared, each piece has all `l` moves.)
         let mut out = 0;
         for k in Squares(ok) {
             let walk = king_distance(ksq, k);
             let flights = KING[k as usize] & !guarded;
             if flights.count_ones() > pieces {
+                continue;
+            }
+            if !self.shared {
+                out |= bb(k);
                 continue;
             }
             let cost: usize = walk
@@ -988,7 +997,7 @@ mod tests {
 
     #[test]
     fn distances_on_an_empty_board() {
-        let r = Reach::new(&ORTHODOX_PROMOTIONS, true);
+        let r = Reach::new(&ORTHODOX_PROMOTIONS, HelpCuts::ALL);
         let kn = &r.occupy[idx(Color::White, Kind::Knight)][sq("a1")];
         assert_eq!(kn[0], bb(sq("a1") as u8));
         assert!(kn[1] & bb(sq("b3") as u8) != 0);
@@ -1019,7 +1028,7 @@ mod tests {
     /// (Sd6-b5) fills the king's last open flight, and Sf2-e4 mates.
     #[test]
     fn a_king_that_stays_costs_nothing() {
-        let r = Reach::new(&ORTHODOX_PROMOTIONS, true);
+        let r = Reach::new(&ORTHODOX_PROMOTIONS, HelpCuts::ALL);
         let pos = Position::from_fen("8/8/1qbn3K/2kr4/1rpn4/8/5N2/8 b - - 0 1").unwrap();
         assert!(r.goal_possible(&pos, Color::Black, 1, 1, true));
         // With no move left, the open flight b5 stays open.
@@ -1031,7 +1040,7 @@ mod tests {
     /// move can capture only one of them; a white rook could pin the other.
     #[test]
     fn free_pieces_must_be_captured_pinned_or_blocked() {
-        let r = Reach::new(&ORTHODOX_PROMOTIONS, true);
+        let r = Reach::new(&ORTHODOX_PROMOTIONS, HelpCuts::ALL);
         let free = Position::from_fen("kn6/8/1K6/8/3b4/8/8/8 b - - 0 1").unwrap();
         assert!(!r.goal_possible(&free, Color::Black, 1, 1, false));
         let one = Position::from_fen("kn6/8/1K6/8/8/8/8/8 b - - 0 1").unwrap();
@@ -1047,7 +1056,7 @@ mod tests {
     /// on any square it can walk to, though each flight is attacked from somewhere.
     #[test]
     fn one_rook_square_covers_one_line() {
-        let r = Reach::new(&ORTHODOX_PROMOTIONS, true);
+        let r = Reach::new(&ORTHODOX_PROMOTIONS, HelpCuts::ALL);
         let pos = Position::from_fen("k7/8/8/8/8/8/7R/7K b - - 0 1").unwrap();
         let squares = r.king_squares(&pos, Color::Black, 2, 2, true);
         assert_ne!(squares, 0);
@@ -1065,7 +1074,7 @@ mod tests {
     /// on a3 (from b1, c2, c4 or b5) guards none of them.
     #[test]
     fn the_winner_moves_are_counted_together() {
-        let r = Reach::new(&ORTHODOX_PROMOTIONS, true);
+        let r = Reach::new(&ORTHODOX_PROMOTIONS, HelpCuts::ALL);
         let pos = Position::from_fen("1b4b1/N5K1/8/4p3/r7/k3nq2/3p4/8 b - - 0 1").unwrap();
         let all = !0;
         assert!(r.final_possible(&pos, Color::Black, 5, 5, true, all));
