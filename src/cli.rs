@@ -208,11 +208,11 @@ pub struct SolveArgs {
     /// Solve a position given as FEN instead of a file (needs --stipulation).
     #[arg(long)]
     pub fen: Option<String>,
-    /// Stipulation for --fen, e.g. "#2", "h#3", "ser-s#4".
-    #[arg(long)]
+    /// Stipulation for --fen, e.g. "#2", "h#3", "ser-s#4" (a file states its own).
+    #[arg(long, requires = "fen")]
     pub stipulation: Option<String>,
-    /// Condition for --fen (default orthodox).
-    #[arg(long)]
+    /// Condition for --fen (default orthodox; a file states its own).
+    #[arg(long, requires = "fen")]
     pub condition: Option<String>,
     #[command(flatten)]
     pub search: SearchArgs,

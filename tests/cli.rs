@@ -154,6 +154,15 @@ fn bad_input_exits_2_with_location() {
         Path::new("/nonexistent/x.inp").to_str().unwrap(),
     ]);
     assert_eq!(code, 2);
+
+    // --condition and --stipulation go with --fen only: a file states its own, and a
+    // condition silently ignored would be a wrong answer to the question asked.
+    let good = concat!(env!("CARGO_MANIFEST_DIR"), "/problems/kazan/06_help3.yaml");
+    for flag in ["--condition", "--stipulation"] {
+        let (code, stdout, stderr) = chainmate(&["solve", "-q", good, flag, "orthodox"]);
+        assert_eq!(code, 2, "{flag}: {stdout}");
+        assert!(stderr.contains("--fen"), "{flag}: {stderr}");
+    }
 }
 
 #[test]
