@@ -175,37 +175,39 @@ fn agree(seed: u64, count: usize, condition: &str) -> usize {
     solved
 }
 
+/// `agree`, and the sample has solutions to compare (more than `min_solved`), not only
+/// empty answers.
+fn agree_and_solve(seed: u64, count: usize, condition: &str, min_solved: usize) {
+    let solved = agree(seed, count, condition);
+    assert!(solved > min_solved, "{condition}: {solved} solved");
+}
+
 #[test]
 fn help_cuts_agree_with_the_plain_search() {
     let n = std::env::var("HELP_CUTS_N")
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(350);
-    let solved = agree(0x9E37_79B9_7F4A_7C15, n, "orthodox");
-    // The sample has solutions to compare, not only empty answers.
-    assert!(solved > 10, "{solved}");
+    agree_and_solve(0x9E37_79B9_7F4A_7C15, n, "orthodox", 10);
 }
 
 #[test]
 #[ignore]
 fn help_cuts_agree_on_5000_positions() {
-    let solved = agree(0x2545_F491_4F6C_DD1D, 5_000, "orthodox");
-    assert!(solved > 100, "{solved}");
+    agree_and_solve(0x2545_F491_4F6C_DD1D, 5_000, "orthodox", 100);
 }
 
 /// Madrasi keeps the final-position cuts (`docs/solving.md`, "Under the conditions"):
 /// random positions, in which units of one kind often paralyse each other.
 #[test]
 fn madrasi_cuts_agree_with_the_plain_search() {
-    let solved = agree(0xD1B5_4A32_D192_ED03, 210, "madrasi");
-    assert!(solved > 5, "{solved}");
+    agree_and_solve(0xD1B5_4A32_D192_ED03, 210, "madrasi", 5);
 }
 
 #[test]
 #[ignore]
 fn madrasi_cuts_agree_on_2000_positions() {
-    let solved = agree(0x8CB9_2BA7_2F3D_8DD7, 2_000, "madrasi");
-    assert!(solved > 50, "{solved}");
+    agree_and_solve(0x8CB9_2BA7_2F3D_8DD7, 2_000, "madrasi", 50);
 }
 
 /// Kazan keeps the king-square cut with each piece bounded by its side's moves alone
@@ -213,13 +215,11 @@ fn madrasi_cuts_agree_on_2000_positions() {
 /// several pieces of a side in one move.
 #[test]
 fn kazan_cuts_agree_with_the_plain_search() {
-    let solved = agree(0x94D0_49BB_1331_11EB, 210, "kazan");
-    assert!(solved > 5, "{solved}");
+    agree_and_solve(0x94D0_49BB_1331_11EB, 210, "kazan", 5);
 }
 
 #[test]
 #[ignore]
 fn kazan_cuts_agree_on_2000_positions() {
-    let solved = agree(0xBF58_476D_1CE4_E5B9, 2_000, "kazan");
-    assert!(solved > 50, "{solved}");
+    agree_and_solve(0xBF58_476D_1CE4_E5B9, 2_000, "kazan", 50);
 }
