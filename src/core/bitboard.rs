@@ -112,8 +112,7 @@ const fn ray_tables() -> [[Bitboard; 64]; 8] {
 
 pub static RAYS: [[Bitboard; 64]; 8] = ray_tables();
 
-#[inline]
-fn ray_pos(d: usize, s: Square, occ: Bitboard) -> Bitboard {
+const fn ray_pos(d: usize, s: Square, occ: Bitboard) -> Bitboard {
     let ray = RAYS[d][s as usize];
     let blockers = ray & occ;
     if blockers == 0 {
@@ -123,8 +122,7 @@ fn ray_pos(d: usize, s: Square, occ: Bitboard) -> Bitboard {
     }
 }
 
-#[inline]
-fn ray_neg(d: usize, s: Square, occ: Bitboard) -> Bitboard {
+const fn ray_neg(d: usize, s: Square, occ: Bitboard) -> Bitboard {
     let ray = RAYS[d][s as usize];
     let blockers = ray & occ;
     if blockers == 0 {
@@ -134,17 +132,18 @@ fn ray_neg(d: usize, s: Square, occ: Bitboard) -> Bitboard {
     }
 }
 
-/// Squares a rook on `s` attacks with occupancy `occ` (including the first blocker).
-#[inline]
-pub fn rook_attacks(s: Square, occ: Bitboard) -> Bitboard {
+/// A rook's attacks by scanning its four rays: the definition the magic tables are built
+/// from (`magic.rs`).
+pub const fn rook_attacks_slow(s: Square, occ: Bitboard) -> Bitboard {
     ray_pos(0, s, occ) | ray_pos(2, s, occ) | ray_neg(4, s, occ) | ray_neg(6, s, occ)
 }
 
-/// Squares a bishop on `s` attacks.
-#[inline]
-pub fn bishop_attacks(s: Square, occ: Bitboard) -> Bitboard {
+/// A bishop's attacks by scanning its four rays.
+pub const fn bishop_attacks_slow(s: Square, occ: Bitboard) -> Bitboard {
     ray_pos(1, s, occ) | ray_pos(7, s, occ) | ray_neg(3, s, occ) | ray_neg(5, s, occ)
 }
+
+pub use super::magic::{bishop_attacks, rook_attacks};
 
 /// Squares strictly between two squares on a common line (empty otherwise).
 #[inline]

@@ -150,7 +150,7 @@ impl Board {
             | (pawn_attacks(by.flip(), s) & p[PAWN_IDX])
             | (rook_attacks(s, occ) & p[ROOK_IDX])
             | (bishop_attacks(s, occ) & p[BISHOP_IDX])
-            | (nightrider_attacks(s, occ) & p[NIGHT_IDX]))
+            | nightriders_to(s, occ, p[NIGHT_IDX] & them))
             & them
     }
 
@@ -164,6 +164,16 @@ impl Board {
     #[inline]
     pub fn piece_attacks(&self, s: Square, c: Color, kind: Kind) -> Bitboard {
         piece_attacks(s, c, kind, self.occupied())
+    }
+}
+
+/// The nightrider-part pieces of `nights` that attack `s` (no line walk when there are none).
+#[inline]
+fn nightriders_to(s: Square, occ: Bitboard, nights: Bitboard) -> Bitboard {
+    if nights == 0 {
+        0
+    } else {
+        nightrider_attacks(s, occ) & nights
     }
 }
 

@@ -1,6 +1,7 @@
 //! Squares, bitboards, piece kinds and the board: no rules.
 pub mod bitboard;
 pub mod board;
+mod magic;
 pub mod piece;
 pub mod square;
 

@@ -330,6 +330,10 @@ mod tests {
             assert_eq!(ALL_KINDS[i], info.kind);
             assert_eq!(Kind::from_code(info.code), Some(info.kind));
         }
+        // only the pawn has the pawn part (move counting takes the part's set for the pawns)
+        for info in KINDS.iter() {
+            assert_eq!(info.parts & part::PAWN != 0, info.kind == Kind::Pawn);
+        }
         // strengths are a permutation
         let mut s: Vec<u8> = KINDS.iter().map(|k| k.strength).collect();
         s.sort();

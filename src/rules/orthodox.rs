@@ -7,7 +7,7 @@
 
 use super::Rules;
 use crate::core::bitboard::*;
-use crate::core::board::{BISHOP_IDX, NIGHT_IDX, ROOK_IDX, piece_attacks};
+use crate::core::board::{BISHOP_IDX, NIGHT_IDX, PAWN_IDX, ROOK_IDX, piece_attacks};
 use crate::core::{Bitboard, Color, Kind, NO_SQUARE, Square, Squares, bb};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::{CASTLINGS, Position};
@@ -111,23 +111,33 @@ pub fn each_pseudo_legal(
     rules: &Rules,
     emit: &mut impl FnMut(Move) -> ControlFlow<()>,
 ) -> ControlFlow<()> {
+    for from in Squares(pos.board.by_color[pos.side.idx()]) {
+        each_piece_move(pos, rules, from, emit)?;
+    }
+    castling_moves(pos, rules, emit)
+}
+
+/// Calls `emit` with each pseudo-legal move of the own piece on `from` (castling aside).
+#[inline]
+fn each_piece_move(
+    pos: &Position,
+    rules: &Rules,
+    from: Square,
+    emit: &mut impl FnMut(Move) -> ControlFlow<()>,
+) -> ControlFlow<()> {
     let us = pos.side;
     let board = &pos.board;
     let own = board.by_color[us.idx()];
     let them = board.by_color[us.flip().idx()];
     let occ = own | them;
-    for from in Squares(own) {
-        let kind = board.kind_at(from).expect("own square is occupied");
-        if kind == Kind::Pawn {
-            pawn_moves(pos, rules, from, occ, them, emit)?;
-            continue;
-        }
-        let targets = piece_attacks(from, us, kind, occ) & !own;
-        for to in Squares(targets) {
-            emit(Move::new(from, to))?;
-        }
+    let kind = board.kind_at(from).expect("own square is occupied");
+    if kind == Kind::Pawn {
+        return pawn_moves(pos, rules, from, occ, them, emit);
     }
-    castling_moves(pos, rules, emit)
+    for to in Squares(piece_attacks(from, us, kind, occ) & !own) {
+        emit(Move::new(from, to))?;
+    }
+    ControlFlow::Continue(())
 }
 
 /// Could `m` have been generated in `pos`? (Lets the search try remembered moves first
@@ -302,35 +312,63 @@ pub fn each_legal_unplayed(
     if ksq == NO_SQUARE {
         return each_pseudo_legal(pos, rules, f);
     }
-    let them = us.flip();
-    let board = &pos.board;
-    let occ = board.occupied();
-    let checkers = board.attackers_to(ksq, them, occ);
-    let pinned = pinned(pos);
-    let targets = match checkers.count_ones() {
-        0 => !0,
-        1 => checkers | line_between(ksq, checkers.trailing_zeros() as u8),
-        _ => 0,
-    };
+    let guard = KingGuard::new(pos, ksq);
     each_pseudo_legal(pos, rules, &mut |m| {
-        let legal = if m.from == ksq && m.kind != MoveKind::Castle {
-            !board.attacked_with(m.to, them, occ ^ bb(ksq))
-        } else if m.kind == MoveKind::EnPassant || m.kind == MoveKind::Castle {
-            is_legal_child(&pos.make(m))
-        } else if targets & bb(m.to) == 0 {
-            false
-        } else if pinned & bb(m.from) != 0 {
-            // A pinned piece stays on the line through the king.
-            line_between(ksq, m.to) & bb(m.from) != 0 || line_between(ksq, m.from) & bb(m.to) != 0
-        } else {
-            true
-        };
-        if legal {
+        if guard.allows(pos, m) {
             f(m)
         } else {
             ControlFlow::Continue(())
         }
     })
+}
+
+/// What the legality of a move of the side to move depends on, found once per node: its
+/// royal king, the squares that answer a check (all squares without check, none in double
+/// check) and its pinned pieces.
+struct KingGuard {
+    ksq: Square,
+    checkers: Bitboard,
+    targets: Bitboard,
+    pinned: Bitboard,
+}
+
+impl KingGuard {
+    fn new(pos: &Position, ksq: Square) -> KingGuard {
+        let checkers = pos
+            .board
+            .attackers_to(ksq, pos.side.flip(), pos.board.occupied());
+        let targets = match checkers.count_ones() {
+            0 => !0,
+            1 => checkers | line_between(ksq, checkers.trailing_zeros() as u8),
+            _ => 0,
+        };
+        KingGuard {
+            ksq,
+            checkers,
+            targets,
+            pinned: pinned(pos),
+        }
+    }
+
+    /// Is the pseudo-legal move `m` legal? Decided without playing it, but for en passant
+    /// and castling.
+    #[inline]
+    fn allows(&self, pos: &Position, m: Move) -> bool {
+        let ksq = self.ksq;
+        if m.from == ksq && m.kind != MoveKind::Castle {
+            let occ = pos.board.occupied() ^ bb(ksq);
+            !pos.board.attacked_with(m.to, pos.side.flip(), occ)
+        } else if m.kind == MoveKind::EnPassant || m.kind == MoveKind::Castle {
+            is_legal_child(&pos.make(m))
+        } else if self.targets & bb(m.to) == 0 {
+            false
+        } else if self.pinned & bb(m.from) != 0 {
+            // A pinned piece stays on the line through the king.
+            line_between(ksq, m.to) & bb(m.from) != 0 || line_between(ksq, m.from) & bb(m.to) != 0
+        } else {
+            true
+        }
+    }
 }
 
 /// Does the side to move have a legal move? (The mate solver's hottest question.)
@@ -360,23 +398,10 @@ pub fn has_legal_move(pos: &Position, rules: &Rules) -> bool {
         _ => return false,
     };
     let pinned = pinned(pos);
-    let fwd = us.forward();
     for from in Squares(own & !bb(ksq) & !pinned) {
         let kind = board.kind_at(from).expect("own square is occupied");
         let reach = if kind == Kind::Pawn {
-            if us.relative_rank(from) == 7 {
-                continue;
-            }
-            let one = (from as i8 + fwd) as u8;
-            let mut r = pawn_attacks(us, from) & enemy;
-            if occ & bb(one) == 0 {
-                r |= bb(one);
-                if us.relative_rank(from) == 1 {
-                    let two = (one as i8 + fwd) as u8;
-                    r |= bb(two) & !occ;
-                }
-            }
-            r
+            pawn_reach(us, from, occ, enemy)
         } else {
             piece_attacks(from, us, kind, occ) & !own
         };
@@ -403,14 +428,130 @@ pub fn has_legal_move(pos: &Position, rules: &Rules) -> bool {
     .is_break()
 }
 
-/// Number of legal moves (perft's last ply).
+/// Number of legal moves (perft's last ply), counted from target sets: the king's flights
+/// one by one, every unpinned piece by the size of its targets that answer a check, pawn
+/// moves to the last rank once per promotion piece. Pinned pieces, en passant and castling
+/// go through the same move-by-move test as [`each_legal_unplayed`].
 pub fn count_legal(pos: &Position, rules: &Rules) -> u64 {
+    let us = pos.side;
+    let ksq = pos.king(us);
+    if ksq == NO_SQUARE {
+        return count_moves(|mut f| each_pseudo_legal(pos, rules, &mut f));
+    }
+    let them = us.flip();
+    let board = &pos.board;
+    let own = board.by_color[us.idx()];
+    let enemy = board.by_color[them.idx()];
+    let occ = own | enemy;
     let mut n = 0;
-    let _ = each_legal_unplayed(pos, rules, &mut |_| {
+    for to in Squares(KING[ksq as usize] & !own) {
+        n += u64::from(!board.attacked_with(to, them, occ ^ bb(ksq)));
+    }
+    let guard = KingGuard::new(pos, ksq);
+    let targets = guard.targets;
+    if targets == 0 {
+        return n;
+    }
+    let promotions = rules.promotions().len().max(1) as u64;
+    let last_rank = if us == Color::White {
+        0xFF00_0000_0000_0000
+    } else {
+        0xFF
+    };
+    // Only the pawn has the pawn part (a unit test of `core::piece` says so).
+    let pawns = own & board.by_part[PAWN_IDX];
+    for reach in pawn_sets(us, pawns & !guard.pinned, occ, enemy) {
+        let reach = reach & targets;
+        n += u64::from((reach & !last_rank).count_ones())
+            + u64::from((reach & last_rank).count_ones()) * promotions;
+    }
+    for from in Squares(own & !pawns & !bb(ksq) & !guard.pinned) {
+        let kind = board.kind_at(from).expect("own square is occupied");
+        n += u64::from((piece_attacks(from, us, kind, occ) & !own & targets).count_ones());
+    }
+    // Pinned pieces, en passant and castling: move by move.
+    let mut slow = |m: Move| {
+        n += u64::from(guard.allows(pos, m));
+        ControlFlow::Continue(())
+    };
+    for from in Squares(guard.pinned) {
+        let _ = each_piece_move(pos, rules, from, &mut slow);
+    }
+    if pos.ep != NO_SQUARE {
+        let takers = pawn_attacks(them, pos.ep) & own & board.by_part[PAWN_IDX] & !guard.pinned;
+        for from in Squares(takers) {
+            if board.kind_at(from) == Some(Kind::Pawn) {
+                let _ = slow(Move {
+                    from,
+                    to: pos.ep,
+                    promo: None,
+                    kind: MoveKind::EnPassant,
+                    chain: 0,
+                });
+            }
+        }
+    }
+    if guard.checkers == 0 {
+        let _ = castling_moves(pos, rules, &mut slow);
+    }
+    n
+}
+
+/// How many moves `each` emits.
+fn count_moves(
+    each: impl FnOnce(&mut dyn FnMut(Move) -> ControlFlow<()>) -> ControlFlow<()>,
+) -> u64 {
+    let mut n = 0;
+    let _ = each(&mut |_| {
         n += 1;
         ControlFlow::Continue(())
     });
     n
+}
+
+/// The target squares of the pawns `pawns` of `us`, en passant aside, as four sets that
+/// each hold at most one move per pawn: single pushes, double pushes, captures towards the
+/// a-file and towards the h-file.
+#[inline]
+fn pawn_sets(us: Color, pawns: Bitboard, occ: Bitboard, enemy: Bitboard) -> [Bitboard; 4] {
+    const NOT_A: Bitboard = !0x0101_0101_0101_0101;
+    const NOT_H: Bitboard = !0x8080_8080_8080_8080;
+    if us == Color::White {
+        let single = (pawns << 8) & !occ;
+        [
+            single,
+            ((single & 0xFF_0000) << 8) & !occ,
+            ((pawns & NOT_A) << 7) & enemy,
+            ((pawns & NOT_H) << 9) & enemy,
+        ]
+    } else {
+        let single = (pawns >> 8) & !occ;
+        [
+            single,
+            ((single & 0xFF00_0000_0000) >> 8) & !occ,
+            ((pawns & NOT_A) >> 9) & enemy,
+            ((pawns & NOT_H) >> 7) & enemy,
+        ]
+    }
+}
+
+/// The squares a pawn of `us` on `from` moves to, en passant aside: its pushes and its
+/// captures of `enemy` pieces (none from its last rank, which fairy setups allow).
+#[inline]
+fn pawn_reach(us: Color, from: Square, occ: Bitboard, enemy: Bitboard) -> Bitboard {
+    let rel = us.relative_rank(from);
+    if rel == 7 {
+        return 0;
+    }
+    let one = (from as i8 + us.forward()) as u8;
+    let mut r = pawn_attacks(us, from) & enemy;
+    if occ & bb(one) == 0 {
+        r |= bb(one);
+        if rel == 1 {
+            r |= bb((one as i8 + us.forward()) as u8) & !occ;
+        }
+    }
+    r
 }
 
 fn push_pawn(
