@@ -525,11 +525,12 @@ impl Reach {
             pieces += 1;
         }
         let test = |guarded| self.king_squares_with(ksq, guarded, &layers, l, pieces, mate);
-        let squares = if self.shared && w == 1 && (2..=movers.len()).contains(&n) {
-            movers[..n].iter().fold(0, |a, &m| a | test(standing | m))
-        } else {
-            test(any_mover)
-        };
+        // The test only grows with the guarded squares, and each mover's set lies within
+        // `any_mover`: when that leaves nothing, no single mover does.
+        let mut squares = test(any_mover);
+        if squares != 0 && self.shared && w == 1 && (2..=movers.len()).contains(&n) {
+            squares = movers[..n].iter().fold(0, |a, &m| a | test(standing | m));
+        }
         let immobile = || !self.immobile || self.others_can_be_immobile(pos, loser, w, l, &layers);
         if squares != 0 && (mate || immobile()) {
             squares
