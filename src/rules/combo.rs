@@ -121,7 +121,22 @@ impl super::ConditionRules for Combo {
     }
 }
 
-use super::IdSet;
+use super::{IdSet, Scratch};
+
+super::reusable!(Vec<State>, |v| if v.capacity() > super::REUSE_LIMIT {
+    *v = Vec::new()
+} else {
+    v.clear()
+});
+
+/// Whether the king can be captured, by (occupied squares, opponent's squares, king).
+type Capturable = HashMap<(u64, u64, u8), bool, BuildHasherDefault<MixHasher>>;
+
+super::reusable!(Capturable, |m| if m.capacity() > super::REUSE_LIMIT {
+    *m = Capturable::default()
+} else {
+    m.clear()
+});
 
 /// A fast multiplicative hasher for small keys of bitboards.
 #[derive(Default)]
@@ -313,12 +328,18 @@ fn each_castling_step(
 
 /// The first states of the combos of `us`: each own piece lifted (square order a1..h8).
 fn first_states(pos: &Position, us: Color) -> Vec<State> {
+    let mut v = Vec::new();
+    push_first_states(pos, us, &mut v);
+    v
+}
+
+/// [`first_states`], pushed onto `out`.
+fn push_first_states(pos: &Position, us: Color, out: &mut Vec<State>) {
     let mut base = *pos;
     if base.ep != NO_SQUARE {
         base.set_en_passant(NO_SQUARE);
     }
-    Squares(pos.board.by_color[us.idx()])
-        .map(|s| {
+    out.extend(Squares(pos.board.by_color[us.idx()]).map(|s| {
             let mut p = base;
             let piece = p.remove(s).expect("own piece");
             State {
@@ -329,8 +350,7 @@ fn first_states(pos: &Position, us: Color) -> Vec<State> {
                 step: None,
                 root: s,
             }
-        })
-        .collect()
+    }));
 }
 
 /// The walk's callback for a final position: its hash (opponent to move), a builder of
@@ -347,15 +367,15 @@ fn walk(
     rules: &Rules,
     castle_ok: &mut dyn FnMut(usize) -> bool,
     f: &mut FinalFn,
-) -> (Vec<State>, ControlFlow<()>) {
-    let mut states = first_states(pos, us);
-    states.reserve(128);
-    let mut seen = IdSet::with_capacity_and_hasher(1024, Default::default());
+) -> (Scratch<Vec<State>>, ControlFlow<()>) {
+    let mut states = Scratch::<Vec<State>>::take();
+    push_first_states(pos, us, &mut states);
+    let mut seen = Scratch::<IdSet>::take();
     seen.extend(states.iter().map(state_key));
     // Level by level: the states of one level are read in place while the next level is
     // collected apart (no copy of a state to expand it).
     let mut start = 0;
-    let mut next: Vec<State> = Vec::new();
+    let mut next = Scratch::<Vec<State>>::take();
     while start < states.len() {
         let end = states.len();
         let mut outcome = ControlFlow::Continue(());
@@ -434,7 +454,7 @@ fn capture_walk(
     by: Color,
     target: Square,
     rules: &Rules,
-) -> Option<(Vec<State>, u32, Step)> {
+) -> Option<(Scratch<Vec<State>>, u32, Step)> {
     let mut hit = None;
     let (states, _) = walk(
         pos,
@@ -676,10 +696,10 @@ fn each_combo(
     pos: &Position,
     rules: &Rules,
     f: &mut dyn FnMut(Move, &Position, u32, Step) -> ControlFlow<()>,
-) -> (Vec<State>, ControlFlow<()>) {
+) -> (Scratch<Vec<State>>, ControlFlow<()>) {
     let us = pos.side;
     let mut castle_ok = castling_cache(pos, rules);
-    let mut finals = IdSet::with_capacity_and_hasher(1024, Default::default());
+    let mut finals = Scratch::<IdSet>::take();
     let mut number: u32 = 0;
     walk(
         pos,
@@ -718,12 +738,11 @@ fn each_legal_combo(
     pos: &Position,
     rules: &Rules,
     f: &mut dyn FnMut(Move, &Position, u32, Step) -> ControlFlow<()>,
-) -> (Vec<State>, ControlFlow<()>) {
+) -> (Scratch<Vec<State>>, ControlFlow<()>) {
     // Within one position the opponent's pieces only lose members to captures, so the
     // answer depends on the occupied squares, the opponent's squares and the king's square
     // only: combos that just permute the mover's kinds share it.
-    let mut known: HashMap<(u64, u64, u8), bool, BuildHasherDefault<MixHasher>> =
-        HashMap::with_capacity_and_hasher(256, Default::default());
+    let mut known = Scratch::<Capturable>::take();
     each_combo(pos, rules, &mut |m, child, parent, step| {
         let them = child.side;
         let key = (

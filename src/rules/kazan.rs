@@ -16,7 +16,7 @@
 //! (deterministic) enumeration of the leader's chains; the chain is replayed from it
 //! (`play`, notation), so the move stays small.
 
-use super::{IdSet, Rules, orthodox};
+use super::{IdSet, Rules, Scratch, orthodox};
 use crate::core::bitboard::KING;
 use crate::core::board::piece_attacks;
 use crate::core::{Bitboard, Kind, NO_SQUARE, Square, Squares, bb};
@@ -263,8 +263,7 @@ pub(crate) fn each_chain(
 ) -> ControlFlow<()> {
     let (child, vacated, moved, double) = after_leader(pos, m);
     let mut walk = Walk {
-        steps: vec![],
-        seen: IdSet::default(),
+        bufs: Scratch::take(),
         count: 0,
         kinds: Kinds::of(pos, pos.side),
     };
@@ -273,11 +272,22 @@ pub(crate) fn each_chain(
 
 /// The state of one chain enumeration.
 struct Walk {
-    steps: Vec<Follow>,
-    seen: IdSet,
+    bufs: Scratch<ChainBufs>,
     count: u32,
     kinds: Kinds,
 }
+
+/// The buffers of a chain enumeration: the steps so far and the chain states expanded.
+#[derive(Default)]
+struct ChainBufs {
+    steps: Vec<Follow>,
+    seen: IdSet,
+}
+
+super::reusable!(ChainBufs, |b| {
+    b.steps.clear();
+    b.seen.reset();
+});
 
 fn state_key(cur: &Position, vacated: [Square; 2], moved: Bitboard, double: Square) -> u64 {
     let mut h = cur.hash ^ moved.wrapping_mul(0x9E37_79B9_7F4A_7C15);
@@ -304,9 +314,9 @@ fn extend(
         fin.set_en_passant(double);
         let chain = walk.count;
         walk.count += 1;
-        return f(Move { chain, ..m }, &fin, &walk.steps);
+        return f(Move { chain, ..m }, &fin, &walk.bufs.steps);
     }
-    if !walk.seen.insert(state_key(&cur, vacated, moved, double)) {
+    if !walk.bufs.seen.insert(state_key(&cur, vacated, moved, double)) {
         return ControlFlow::Continue(());
     }
     for &(s, v) in opts.as_slice() {
@@ -323,7 +333,7 @@ fn extend(
             let promo = promotes.then(|| rules.promotions()[i]);
             let mut next = cur;
             next.step(s, v, promo);
-            walk.steps.push((s, v, promo));
+            walk.bufs.steps.push((s, v, promo));
             extend(
                 pos,
                 rules,
@@ -335,7 +345,7 @@ fn extend(
                 walk,
                 f,
             )?;
-            walk.steps.pop();
+            walk.bufs.steps.pop();
         }
     }
     ControlFlow::Continue(())
@@ -346,7 +356,7 @@ pub fn for_each_legal<F>(pos: &Position, rules: &Rules, mut f: F) -> ControlFlow
 where
     F: FnMut(Move, &Position) -> ControlFlow<()>,
 {
-    let mut seen = IdSet::default();
+    let mut seen = Scratch::<IdSet>::take();
     orthodox::each_pseudo_legal(pos, rules, &mut |leader| {
         each_chain(pos, rules, leader, &mut |m, fin, _| {
             if !orthodox::is_legal_child(fin) || !seen.insert(fin.hash) {

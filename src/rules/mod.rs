@@ -35,6 +35,82 @@ impl std::hash::Hasher for IdHasher {
 /// A set of Zobrist hashes (seen positions, chain states).
 pub(crate) type IdSet = std::collections::HashSet<u64, std::hash::BuildHasherDefault<IdHasher>>;
 
+/// A buffer the move generators of the conditions reuse (sets of seen positions, chain and
+/// combo walks, cascades): each thread keeps the buffers given back, emptied but with their
+/// room, so that generating moves allocates nothing once they have grown. The generators
+/// nest (a callback generates the moves of the next position), hence a pool per thread
+/// rather than one buffer.
+pub(crate) trait Reusable: Default + 'static {
+    /// This thread's pool of buffers of this type.
+    fn pool() -> &'static std::thread::LocalKey<std::cell::RefCell<Vec<Self>>>;
+    /// Empties the buffer for its next use (keeping its room).
+    fn reset(&mut self);
+}
+
+/// Declares the pool of a [`Reusable`] type and how it is emptied.
+macro_rules! reusable {
+    ($t:ty, |$v:ident| $reset:expr) => {
+        impl $crate::rules::Reusable for $t {
+            fn pool() -> &'static std::thread::LocalKey<std::cell::RefCell<Vec<Self>>> {
+                thread_local! {
+                    static POOL: std::cell::RefCell<Vec<$t>> =
+                        const { std::cell::RefCell::new(Vec::new()) };
+                }
+                &POOL
+            }
+            fn reset(&mut self) {
+                let $v = self;
+                $reset
+            }
+        }
+    };
+}
+pub(crate) use reusable;
+
+/// Buffers kept by a pool are dropped instead when they have grown beyond this many
+/// entries (one huge node should not make every later reuse clear a huge buffer).
+pub(crate) const REUSE_LIMIT: usize = 1 << 16;
+
+reusable!(IdSet, |v| if v.capacity() > REUSE_LIMIT {
+    *v = IdSet::default()
+} else {
+    v.clear()
+});
+
+reusable!(Vec<u64>, |v| v.clear());
+
+/// A [`Reusable`] buffer taken from this thread's pool (or new), given back on drop.
+pub(crate) struct Scratch<T: Reusable>(Option<T>);
+
+impl<T: Reusable> Scratch<T> {
+    pub(crate) fn take() -> Scratch<T> {
+        let reused = T::pool().try_with(|p| p.borrow_mut().pop()).ok().flatten();
+        Scratch(Some(reused.unwrap_or_default()))
+    }
+}
+
+impl<T: Reusable> std::ops::Deref for Scratch<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        self.0.as_ref().expect("present until drop")
+    }
+}
+
+impl<T: Reusable> std::ops::DerefMut for Scratch<T> {
+    fn deref_mut(&mut self) -> &mut T {
+        self.0.as_mut().expect("present until drop")
+    }
+}
+
+impl<T: Reusable> Drop for Scratch<T> {
+    fn drop(&mut self) {
+        if let Some(mut v) = self.0.take() {
+            v.reset();
+            let _ = T::pool().try_with(|p| p.borrow_mut().push(v));
+        }
+    }
+}
+
 /// A move callback that stops at `m` (for "could this move have been generated?").
 pub(crate) fn stop_at(m: Move) -> impl FnMut(Move) -> ControlFlow<()> {
     move |x| {

@@ -60,17 +60,18 @@ impl super::ConditionRules for PocketMutation {
 
 /// The kinds a piece of kind `k` may become when pocketed from a square of relative rank
 /// `rel` (7 = its last rank: the next class; otherwise its own class).
-pub fn mutations(k: Kind, rel: u8) -> Vec<Kind> {
+pub fn mutations(k: Kind, rel: u8) -> impl Iterator<Item = Kind> {
     let class = k.info().class;
     let target = if rel == 7 { (class + 1).min(8) } else { class };
-    if rel == 7 && class == 8 {
-        return vec![k];
-    }
-    ALL_KINDS
-        .iter()
-        .copied()
-        .filter(|x| *x != Kind::King && x.info().class == target)
-        .collect()
+    // The last class has no next one: a piece of it pocketed from its last rank stays.
+    let stays = rel == 7 && class == 8;
+    ALL_KINDS.iter().copied().filter(move |x| {
+        if stays {
+            *x == k
+        } else {
+            *x != Kind::King && x.info().class == target
+        }
+    })
 }
 
 /// Pocketings and drops of the side to move (pseudo-legal).
@@ -150,17 +151,16 @@ mod tests {
 
     #[test]
     fn mutation_choices_follow_the_class_table() {
-        assert_eq!(mutations(Pawn, 1), [Pawn]);
-        assert_eq!(mutations(Knight, 0), [Knight, Bishop]);
-        assert_eq!(mutations(Rook, 0), [Rook, Nightrider, BishopKing]);
-        assert_eq!(
-            mutations(Queen, 0),
+        assert_eq!(mutations(Pawn, 1).collect::<Vec<_>>(), [Pawn]);
+        assert_eq!(mutations(Knight, 0).collect::<Vec<_>>(), [Knight, Bishop]);
+        assert_eq!(mutations(Rook, 0).collect::<Vec<_>>(), [Rook, Nightrider, BishopKing]);
+        assert_eq!(mutations(Queen, 0).collect::<Vec<_>>(),
             [Queen, Empress, BishopNightrider, PrincessKing]
         );
         // D14: from the last rank, the next class
-        assert_eq!(mutations(Pawn, 7), [Knight, Bishop]);
-        assert_eq!(mutations(Amazon, 7), [QueenNightrider]);
-        assert_eq!(mutations(QueenNightrider, 7), [QueenNightrider]);
+        assert_eq!(mutations(Pawn, 7).collect::<Vec<_>>(), [Knight, Bishop]);
+        assert_eq!(mutations(Amazon, 7).collect::<Vec<_>>(), [QueenNightrider]);
+        assert_eq!(mutations(QueenNightrider, 7).collect::<Vec<_>>(), [QueenNightrider]);
     }
 
     /// White Kc1, Black Ka1, White's pocket Q: the drops on a3..a7, b1 and b2 mate (a3 from

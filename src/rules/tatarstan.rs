@@ -20,7 +20,7 @@
 //! A move is stored as its Kazan move (leader + `chain` choices in the low 24 bits) plus
 //! the index of its cascade outcome (promotion choices, D8) in the high 8 bits.
 
-use super::{IdSet, Rules, kazan, orthodox};
+use super::{IdSet, Rules, Scratch, kazan, orthodox};
 use crate::core::board::piece_attacks;
 use crate::core::{Bitboard, Kind, NO_SQUARE, Square, Squares, bb};
 use crate::moves::{Effects, Move, MoveKind};
@@ -134,7 +134,6 @@ const LEVELS: usize = 32;
 /// one stack per defender strength (`nonempty` marks the stacks in use); per defender
 /// kind met so far (`marks[..kinds]`), two bitsets per defender square over the defended
 /// squares: queued and fired.
-#[derive(Clone)]
 struct Cascade {
     pos: Position,
     buckets: [Vec<(Square, Square, Kind)>; LEVELS],
@@ -147,10 +146,10 @@ struct Cascade {
 const QUEUED: usize = 0;
 const FIRED: usize = 1;
 
-impl Cascade {
-    fn new(pos: &Position) -> Cascade {
+impl Default for Cascade {
+    fn default() -> Cascade {
         Cascade {
-            pos: *pos,
+            pos: Position::empty(),
             buckets: Default::default(),
             nonempty: 0,
             marks: Vec::new(),
@@ -158,6 +157,15 @@ impl Cascade {
             done: Vec::new(),
         }
     }
+}
+
+// `cascade` starts each use with `reset` (which keeps the room of the buffers).
+super::reusable!(Cascade, |c| {
+    let empty = Position::empty();
+    c.reset(&empty)
+});
+
+impl Cascade {
 
     /// Starts a new cascade from `pos`, keeping the buffers.
     fn reset(&mut self, pos: &Position) {
@@ -172,6 +180,19 @@ impl Cascade {
         }
         self.kinds = 0;
         self.done.clear();
+    }
+
+    /// Becomes a copy of `other`, in its own buffers (a D8 branch).
+    fn copy_from(&mut self, other: &Cascade) {
+        self.reset(&other.pos);
+        for (mine, theirs) in self.buckets.iter_mut().zip(&other.buckets) {
+            mine.clone_from(theirs);
+        }
+        self.nonempty = other.nonempty;
+        for (kind, marks) in &other.marks[..other.kinds] {
+            *self.marks(*kind) = **marks;
+        }
+        self.done.clone_from(&other.done);
     }
 
     fn marks(&mut self, kind: Kind) -> &mut [[Bitboard; 64]; 2] {
@@ -315,7 +336,8 @@ fn run(
         if kind == Kind::Pawn && last_rank && !rules.promotions().is_empty() {
             // D8: the pawn promotes at once; each choice is a separate outcome.
             for &k in rules.promotions() {
-                let mut branch = st.clone();
+                let mut branch = Scratch::<Cascade>::take();
+                branch.copy_from(st);
                 branch.pos.transform(b, k);
                 branch.done.push((b, k));
                 branch.add_events(b);
@@ -374,7 +396,7 @@ fn each_move(
     seen: &mut IdSet,
     f: &mut impl FnMut(Move, &Position, &[kazan::Follow], &[Transformation]) -> ControlFlow<()>,
 ) -> ControlFlow<()> {
-    let mut st = Cascade::new(pos);
+    let mut st = Scratch::<Cascade>::take();
     let mut body = |m: Move, after: &Position, steps: &[kazan::Follow]| {
         let moved = moved_squares(pos, m, steps);
         if !seen.insert(after.hash ^ moved.wrapping_mul(0x9E37_79B9_7F4A_7C15)) {
@@ -415,10 +437,10 @@ fn for_each_legal<F>(pos: &Position, rules: &Rules, chains: bool, mut f: F) -> C
 where
     F: FnMut(Move, &Position) -> ControlFlow<()>,
 {
-    let mut seen = IdSet::default();
+    let mut seen = Scratch::<IdSet>::take();
     // Shared by the leaders: a (board, moved pieces) pair met again gives only final
     // positions already given.
-    let mut cascaded = IdSet::default();
+    let mut cascaded = Scratch::<IdSet>::take();
     let before = defences(pos);
     orthodox::each_pseudo_legal(pos, rules, &mut |leader| {
         each_move(pos, &before, rules, chains, leader, &mut cascaded, &mut |m, fin, _, _| {
@@ -452,7 +474,7 @@ fn replay(
         rules,
         chains,
         leader,
-        &mut IdSet::default(),
+        &mut Scratch::<IdSet>::take(),
         &mut |x, fin, steps, done| {
             if x.chain == m.chain {
                 let effects = with_effects.then(|| kazan::chain_effects(pos, x, steps, done));

@@ -155,7 +155,7 @@ where
     if pos.in_check() {
         return ControlFlow::Continue(());
     }
-    let mut seen: Vec<u64> = Vec::new();
+    let mut seen = super::Scratch::<Vec<u64>>::take();
     each_teleport(pos, rules, &mut |m| {
         let child = pos.make(m);
         if seen.contains(&child.hash) {
