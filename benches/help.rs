@@ -20,7 +20,7 @@ mod solution_text;
 #[path = "common/solve_file.rs"]
 mod solve_file;
 use solution_text::{diff, parse};
-use solve_file::solve_file;
+use solve_file::{cpu_seconds, solve_file};
 use std::process::Command;
 
 const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/popeye");
@@ -111,21 +111,6 @@ fn main() {
             ratios[ratios.len() / 2]
         );
     }
-}
-
-/// The process's CPU time so far (user + system, all threads), from /proc/self/stat.
-fn cpu_seconds() -> f64 {
-    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
-    // The fields after the command name (which is in parentheses), the state first:
-    // utime and stime are the 12th and 13th, in clock ticks (100 a second on Linux).
-    let rest = stat.rsplit(')').next().unwrap_or("");
-    let field = |i: usize| -> f64 {
-        rest.split_whitespace()
-            .nth(i)
-            .and_then(|x| x.parse().ok())
-            .unwrap_or(0.0)
-    };
-    (field(11) + field(12)) / 100.0
 }
 
 /// Each problem solved with each thread count: wall and CPU seconds, the speedup of each

@@ -12,7 +12,7 @@ mod solution_text;
 #[path = "common/solve_file.rs"]
 mod solve_file;
 use solution_text::{diff, parse};
-use solve_file::solve_file;
+use solve_file::{cpu_seconds, solve_file};
 use std::process::Command;
 use std::time::Instant;
 
@@ -20,13 +20,16 @@ const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/popeye/bench"
 
 /// Solves with a time limit (BENCH_LIMIT seconds, default 120) and the table size the
 /// recorded figures were measured with (BENCHMARKS.md, 256 MB); returns the seconds, the
-/// printed solution, the nodes and whether the search finished.
-fn solve(file: &str, threads: usize) -> (f64, String, u64, bool) {
+/// process's CPU seconds (all threads), the printed solution, the nodes and whether the
+/// search finished.
+fn solve(file: &str, threads: usize) -> (f64, f64, String, u64, bool) {
     let limit: f64 = std::env::var("BENCH_LIMIT")
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(120.0);
-    solve_file(file, limit, threads, 256)
+    let cpu = cpu_seconds();
+    let (t, text, nodes, done) = solve_file(file, limit, threads, 256);
+    (t, cpu_seconds() - cpu, text, nodes, done)
 }
 
 fn main() {
@@ -35,8 +38,17 @@ fn main() {
         .map(|s| s.split(',').map(|x| x.trim().to_string()).collect());
     let popeye = std::env::var("POPEYE").ok();
     println!(
-        "{:<10} {:>8} {:>12} {:>9} {:>9} {:>9} {:>9} {:>8}",
-        "problem", "stip", "nodes", "1T s", "2T s", "1T/2T", "popeye s", "py/1T"
+        "{:<10} {:>8} {:>12} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>8}",
+        "problem",
+        "stip",
+        "nodes",
+        "1T s",
+        "1T cpu",
+        "2T s",
+        "2T cpu",
+        "1T/2T",
+        "popeye s",
+        "py/1T"
     );
     let mut ratios = vec![];
     for i in 1..=18 {
@@ -55,9 +67,9 @@ fn main() {
                     .map(|s| s.trim().to_string())
             })
             .unwrap_or_default();
-        let (t1, text, nodes, done1) = solve(&file, 1);
+        let (t1, c1, text, nodes, done1) = solve(&file, 1);
         let d = diff(&parse(&expected), &parse(&text));
-        let (t2, _, _, done2) = solve(&file, 2);
+        let (t2, c2, _, _, done2) = solve(&file, 2);
         let py = popeye.as_ref().map(|bin| {
             let t = Instant::now();
             let _ = Command::new(bin)
@@ -73,7 +85,7 @@ fn main() {
             None => ("-".into(), "-".into()),
         };
         println!(
-            "bench_{id:<4} {stip:>8} {nodes:>12} {t1:>9.3} {t2:>9.3} {:>9.2} {py_s:>9} {ratio:>8}{}",
+            "bench_{id:<4} {stip:>8} {nodes:>12} {t1:>9.3} {c1:>9.2} {t2:>9.3} {c2:>9.2} {:>9.2} {py_s:>9} {ratio:>8}{}",
             t1 / t2,
             if !(done1 && done2) {
                 "  STOPPED AT THE TIME LIMIT"

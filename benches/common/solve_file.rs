@@ -49,3 +49,18 @@ pub fn solve_file(
     stop.store(true, Ordering::Relaxed);
     (started.elapsed().as_secs_f64(), text, nodes, complete)
 }
+
+/// The process's CPU time so far (user + system, all threads), from /proc/self/stat.
+pub fn cpu_seconds() -> f64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    // The fields after the command name (which is in parentheses), the state first:
+    // utime and stime are the 12th and 13th, in clock ticks (100 a second on Linux).
+    let rest = stat.rsplit(')').next().unwrap_or("");
+    let field = |i: usize| -> f64 {
+        rest.split_whitespace()
+            .nth(i)
+            .and_then(|x| x.parse().ok())
+            .unwrap_or(0.0)
+    };
+    (field(11) + field(12)) / 100.0
+}
