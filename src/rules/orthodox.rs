@@ -391,41 +391,60 @@ pub fn has_legal_move(pos: &Position, rules: &Rules) -> bool {
             return true;
         }
     }
-    let checkers = board.attackers_to(ksq, them, occ);
-    let targets = match checkers.count_ones() {
-        0 => !0,
-        1 => checkers | line_between(ksq, checkers.trailing_zeros() as u8),
-        _ => return false,
-    };
-    let pinned = pinned(pos);
-    for from in Squares(own & !bb(ksq) & !pinned) {
+    let guard = KingGuard::new(pos, ksq);
+    if guard.targets == 0 {
+        return false; // double check: only the king moves
+    }
+    for from in Squares(own & !bb(ksq) & !guard.pinned) {
         let kind = board.kind_at(from).expect("own square is occupied");
         let reach = if kind == Kind::Pawn {
             pawn_reach(us, from, occ, enemy)
         } else {
             piece_attacks(from, us, kind, occ) & !own
         };
-        if reach & targets != 0 {
+        if reach & guard.targets != 0 {
             return true;
         }
     }
-    // Pinned pieces, en passant and castling: move by move.
-    if pinned == 0 && pos.ep == NO_SQUARE && (pos.castling == 0 || checkers != 0) {
-        return false;
-    }
-    each_legal_unplayed(pos, rules, &mut |m| {
-        if m.from == ksq && m.kind != MoveKind::Castle {
-            ControlFlow::Continue(()) // king steps were all tried above
-        } else if pinned & bb(m.from) != 0
-            || m.kind == MoveKind::EnPassant
-            || m.kind == MoveKind::Castle
-        {
-            ControlFlow::Break(())
+    each_slow_legal(pos, rules, &guard, &mut |_| ControlFlow::Break(())).is_break()
+}
+
+/// Calls `f` with the legal moves that the target sets leave undecided: those of pinned
+/// pieces, en passant by unpinned pawns (a pinned one's is among its own moves) and castling.
+fn each_slow_legal(
+    pos: &Position,
+    rules: &Rules,
+    guard: &KingGuard,
+    f: &mut impl FnMut(Move) -> ControlFlow<()>,
+) -> ControlFlow<()> {
+    let mut legal = |m: Move| {
+        if guard.allows(pos, m) {
+            f(m)
         } else {
             ControlFlow::Continue(())
         }
-    })
-    .is_break()
+    };
+    for from in Squares(guard.pinned) {
+        each_piece_move(pos, rules, from, &mut legal)?;
+    }
+    let board = &pos.board;
+    if pos.ep != NO_SQUARE {
+        let own = board.by_color[pos.side.idx()];
+        let takers = pawn_attacks(pos.side.flip(), pos.ep) & own & board.by_part[PAWN_IDX];
+        for from in Squares(takers & !guard.pinned) {
+            legal(Move {
+                from,
+                to: pos.ep,
+                promo: None,
+                kind: MoveKind::EnPassant,
+                chain: 0,
+            })?;
+        }
+    }
+    if guard.checkers == 0 {
+        castling_moves(pos, rules, &mut legal)?;
+    }
+    ControlFlow::Continue(())
 }
 
 /// Number of legal moves (perft's last ply), counted from target sets: the king's flights
@@ -470,31 +489,7 @@ pub fn count_legal(pos: &Position, rules: &Rules) -> u64 {
         n += u64::from((piece_attacks(from, us, kind, occ) & !own & targets).count_ones());
     }
     // Pinned pieces, en passant and castling: move by move.
-    let mut slow = |m: Move| {
-        n += u64::from(guard.allows(pos, m));
-        ControlFlow::Continue(())
-    };
-    for from in Squares(guard.pinned) {
-        let _ = each_piece_move(pos, rules, from, &mut slow);
-    }
-    if pos.ep != NO_SQUARE {
-        let takers = pawn_attacks(them, pos.ep) & own & board.by_part[PAWN_IDX] & !guard.pinned;
-        for from in Squares(takers) {
-            if board.kind_at(from) == Some(Kind::Pawn) {
-                let _ = slow(Move {
-                    from,
-                    to: pos.ep,
-                    promo: None,
-                    kind: MoveKind::EnPassant,
-                    chain: 0,
-                });
-            }
-        }
-    }
-    if guard.checkers == 0 {
-        let _ = castling_moves(pos, rules, &mut slow);
-    }
-    n
+    n + count_moves(|mut f| each_slow_legal(pos, rules, &guard, &mut f))
 }
 
 /// How many moves `each` emits.
