@@ -10,9 +10,11 @@ use chainmate::position::Position;
 use chainmate::problem::{SourceFormat, load_file, parse_text};
 use chainmate::rules::{Condition, Rules, combo, perft};
 use chainmate::search::solve::{Settings, solve_twin};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Instant;
+
+#[path = "common/solve_file.rs"]
+mod solve_file;
+use solve_file::solve_problems;
 
 fn time<T>(label: &str, f: impl FnOnce() -> T) -> T {
     let t = Instant::now();
@@ -82,35 +84,13 @@ fn nodes_per_second() {
 
 /// Solves every twin of a problem with one thread, stopped after `limit` seconds.
 fn solve_limited(label: &str, problems: &[chainmate::problem::Problem], limit: f64) {
-    let stop = Arc::new(AtomicBool::new(false));
-    {
-        let stop = stop.clone();
-        std::thread::spawn(move || {
-            std::thread::sleep(Duration::from_secs_f64(limit));
-            stop.store(true, Ordering::Relaxed);
-        });
-    }
-    let started = Instant::now();
-    let (mut solutions, mut complete, mut nodes) = (0, true, 0);
-    for p in problems {
-        for t in p.twin_instances().expect("twins") {
-            let rules = Rules::new(t.condition);
-            let settings = Settings {
-                threads: 1,
-                stop: stop.clone(),
-                ..Settings::default()
-            };
-            let r = solve_twin(&t.search_input(), &rules, &settings);
-            solutions += r.keys.len() + r.lines.len();
-            complete &= r.complete;
-            nodes += r.nodes;
-        }
-    }
-    stop.store(true, Ordering::Relaxed);
+    let s = solve_problems(problems, limit, 1, Settings::default().hash_mb);
     println!(
-        "{label:<60} {:>9.3} s {nodes:>10} nodes {solutions:>4} keys or lines{}",
-        started.elapsed().as_secs_f64(),
-        if complete {
+        "{label:<60} {:>9.3} s {:>10} nodes {:>4} keys or lines{}",
+        s.secs,
+        s.nodes,
+        s.solutions,
+        if s.complete {
             ""
         } else {
             "  STOPPED AT THE LIMIT"

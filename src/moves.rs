@@ -117,11 +117,16 @@ pub struct Move {
 
 impl Move {
     pub const fn new(from: Square, to: Square) -> Move {
+        Move::with_kind(from, to, MoveKind::Normal)
+    }
+
+    /// A move of the given kind without promotion or chain.
+    pub const fn with_kind(from: Square, to: Square, kind: MoveKind) -> Move {
         Move {
             from,
             to,
             promo: None,
-            kind: MoveKind::Normal,
+            kind,
             chain: 0,
         }
     }

@@ -1,8 +1,9 @@
 //! Solving one problem file for the benches (`#[path]`-included by each bench).
+#![allow(dead_code)] // each bench uses its part
 
 use chainmate::output::notation::Style;
 use chainmate::output::text::twin_text;
-use chainmate::problem::load_file;
+use chainmate::problem::{Problem, load_file};
 use chainmate::rules::Rules;
 use chainmate::search::solve::{Settings, solve_twin};
 use std::path::Path;
@@ -20,6 +21,23 @@ pub fn solve_file(
     hash_mb: usize,
 ) -> (f64, String, u64, bool) {
     let problems = load_file(Path::new(file)).expect("bench problem loads");
+    let s = solve_problems(&problems, limit, threads, hash_mb);
+    (s.secs, s.text, s.nodes, s.complete)
+}
+
+/// What [`solve_problems`] found and what it cost.
+pub struct Solved {
+    pub secs: f64,
+    /// The printed solutions of every twin.
+    pub text: String,
+    /// Keys (direct play) and lines (help and series play) of every twin.
+    pub solutions: usize,
+    pub nodes: u64,
+    pub complete: bool,
+}
+
+/// Solves every twin of `problems` as [`solve_file`] does.
+pub fn solve_problems(problems: &[Problem], limit: f64, threads: usize, hash_mb: usize) -> Solved {
     let stop = Arc::new(AtomicBool::new(false));
     {
         let stop = stop.clone();
@@ -29,8 +47,14 @@ pub fn solve_file(
         });
     }
     let started = Instant::now();
-    let (mut text, mut nodes, mut complete) = (String::new(), 0, true);
-    for p in &problems {
+    let mut out = Solved {
+        secs: 0.0,
+        text: String::new(),
+        solutions: 0,
+        nodes: 0,
+        complete: true,
+    };
+    for p in problems {
         for t in p.twin_instances().expect("twins") {
             let rules = Rules::new(t.condition);
             let settings = Settings {
@@ -41,13 +65,15 @@ pub fn solve_file(
                 ..Settings::default()
             };
             let r = solve_twin(&t.search_input(), &rules, &settings);
-            complete &= r.complete;
-            nodes += r.nodes;
-            text.push_str(&twin_text(&r, Style::Long));
+            out.complete &= r.complete;
+            out.nodes += r.nodes;
+            out.solutions += r.keys.len() + r.lines.len();
+            out.text.push_str(&twin_text(&r, Style::Long));
         }
     }
     stop.store(true, Ordering::Relaxed);
-    (started.elapsed().as_secs_f64(), text, nodes, complete)
+    out.secs = started.elapsed().as_secs_f64();
+    out
 }
 
 /// The process's CPU time so far (user + system, all threads), from /proc/self/stat.

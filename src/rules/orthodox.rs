@@ -395,14 +395,15 @@ pub fn has_legal_move(pos: &Position, rules: &Rules) -> bool {
     if guard.targets == 0 {
         return false; // double check: only the king moves
     }
-    for from in Squares(own & !bb(ksq) & !guard.pinned) {
+    // Only the pawn has the pawn part (a unit test of `core::piece` says so).
+    let pawns = own & board.by_part[PAWN_IDX];
+    let pawn_targets = pawn_sets(us, pawns & !guard.pinned, occ, enemy);
+    if pawn_targets.iter().any(|&t| t & guard.targets != 0) {
+        return true;
+    }
+    for from in Squares(own & !pawns & !bb(ksq) & !guard.pinned) {
         let kind = board.kind_at(from).expect("own square is occupied");
-        let reach = if kind == Kind::Pawn {
-            pawn_reach(us, from, occ, enemy)
-        } else {
-            piece_attacks(from, us, kind, occ) & !own
-        };
-        if reach & guard.targets != 0 {
+        if piece_attacks(from, us, kind, occ) & !own & guard.targets != 0 {
             return true;
         }
     }
@@ -432,13 +433,7 @@ fn each_slow_legal(
         let own = board.by_color[pos.side.idx()];
         let takers = pawn_attacks(pos.side.flip(), pos.ep) & own & board.by_part[PAWN_IDX];
         for from in Squares(takers & !guard.pinned) {
-            legal(Move {
-                from,
-                to: pos.ep,
-                promo: None,
-                kind: MoveKind::EnPassant,
-                chain: 0,
-            })?;
+            legal(Move::with_kind(from, pos.ep, MoveKind::EnPassant))?;
         }
     }
     if guard.checkers == 0 {
@@ -530,25 +525,6 @@ fn pawn_sets(us: Color, pawns: Bitboard, occ: Bitboard, enemy: Bitboard) -> [Bit
     }
 }
 
-/// The squares a pawn of `us` on `from` moves to, en passant aside: its pushes and its
-/// captures of `enemy` pieces (none from its last rank, which fairy setups allow).
-#[inline]
-fn pawn_reach(us: Color, from: Square, occ: Bitboard, enemy: Bitboard) -> Bitboard {
-    let rel = us.relative_rank(from);
-    if rel == 7 {
-        return 0;
-    }
-    let one = (from as i8 + us.forward()) as u8;
-    let mut r = pawn_attacks(us, from) & enemy;
-    if occ & bb(one) == 0 {
-        r |= bb(one);
-        if rel == 1 {
-            r |= bb((one as i8 + us.forward()) as u8) & !occ;
-        }
-    }
-    r
-}
-
 fn push_pawn(
     rules: &Rules,
     us: Color,
@@ -569,13 +545,7 @@ fn push_pawn(
         }
         ControlFlow::Continue(())
     } else {
-        out(Move {
-            from,
-            to,
-            promo: None,
-            kind,
-            chain: 0,
-        })
+        out(Move::with_kind(from, to, kind))
     }
 }
 
@@ -599,13 +569,7 @@ fn pawn_moves(
         if rel == 1 {
             let two = (one as i8 + fwd) as u8;
             if occ & bb(two) == 0 {
-                out(Move {
-                    from,
-                    to: two,
-                    promo: None,
-                    kind: MoveKind::DoublePush,
-                    chain: 0,
-                })?;
+                out(Move::with_kind(from, two, MoveKind::DoublePush))?;
             }
         }
     }
@@ -614,13 +578,7 @@ fn pawn_moves(
         push_pawn(rules, us, from, to, MoveKind::Normal, out)?;
     }
     if pos.ep != NO_SQUARE && caps & bb(pos.ep) != 0 {
-        out(Move {
-            from,
-            to: pos.ep,
-            promo: None,
-            kind: MoveKind::EnPassant,
-            chain: 0,
-        })?;
+        out(Move::with_kind(from, pos.ep, MoveKind::EnPassant))?;
     }
     ControlFlow::Continue(())
 }
@@ -654,13 +612,7 @@ pub fn castlings_with(
         if rights & bit == 0 || between(kf, rf) & occ != 0 || attacked(kf) || attacked(pass) {
             continue;
         }
-        out(Move {
-            from: kf,
-            to: kt,
-            promo: None,
-            kind: MoveKind::Castle,
-            chain: 0,
-        })?;
+        out(Move::with_kind(kf, kt, MoveKind::Castle))?;
     }
     ControlFlow::Continue(())
 }
