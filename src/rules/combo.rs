@@ -123,20 +123,12 @@ impl super::ConditionRules for Combo {
 
 use super::{IdSet, Scratch};
 
-super::reusable!(Vec<State>, |v| if v.capacity() > super::REUSE_LIMIT {
-    *v = Vec::new()
-} else {
-    v.clear()
-});
+super::reusable!(capped Vec<State>);
 
 /// Whether the king can be captured, by (occupied squares, opponent's squares, king).
 type Capturable = HashMap<(u64, u64, u8), bool, BuildHasherDefault<MixHasher>>;
 
-super::reusable!(Capturable, |m| if m.capacity() > super::REUSE_LIMIT {
-    *m = Capturable::default()
-} else {
-    m.clear()
-});
+super::reusable!(capped Capturable);
 
 /// A fast multiplicative hasher for small keys of bitboards.
 #[derive(Default)]

@@ -47,8 +47,16 @@ pub(crate) trait Reusable: Default + 'static {
     fn reset(&mut self);
 }
 
-/// Declares the pool of a [`Reusable`] type and how it is emptied.
+/// Declares the pool of a [`Reusable`] type and how it is emptied; `capped` for a
+/// collection that is cleared, or dropped once it has grown beyond [`REUSE_LIMIT`].
 macro_rules! reusable {
+    (capped $t:ty) => {
+        $crate::rules::reusable!($t, |v| if v.capacity() > $crate::rules::REUSE_LIMIT {
+            *v = <$t>::default()
+        } else {
+            v.clear()
+        });
+    };
     ($t:ty, |$v:ident| $reset:expr) => {
         impl $crate::rules::Reusable for $t {
             fn pool() -> &'static std::thread::LocalKey<std::cell::RefCell<Vec<Self>>> {
@@ -71,11 +79,7 @@ pub(crate) use reusable;
 /// entries (one huge node should not make every later reuse clear a huge buffer).
 pub(crate) const REUSE_LIMIT: usize = 1 << 16;
 
-reusable!(IdSet, |v| if v.capacity() > REUSE_LIMIT {
-    *v = IdSet::default()
-} else {
-    v.clear()
-});
+reusable!(capped IdSet);
 
 reusable!(Vec<u64>, |v| v.clear());
 
