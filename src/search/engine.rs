@@ -138,13 +138,19 @@ impl<'a> Engine<'a> {
             stop,
             nodes: AtomicU64::new(0),
             threat_limit: None,
-            reach: {
-                let cuts = rules.help_cuts();
-                cuts.final_position
-                    .then(|| Box::new(Reach::new(rules.promotions(), cuts)))
-            },
+            reach: None,
             plain: false,
         }
+    }
+
+    /// With the final-position cuts of help and series play (`reach.rs`), where the rules
+    /// allow them; battle play never asks for them and so does without their tables.
+    pub fn with_help_cuts(mut self) -> Self {
+        let cuts = self.rules.help_cuts();
+        self.reach = cuts
+            .final_position
+            .then(|| Box::new(Reach::new(self.rules.promotions(), cuts)));
+        self
     }
 
     /// The plain exhaustive search, for cross-checking the cuts (`--exhaustive`): no
@@ -838,7 +844,7 @@ mod tests {
             tested += 1;
             for goal in [Goal::Mate, Goal::Stalemate] {
                 let (tt1, tt2) = (Tt::new(1), Tt::new(1));
-                let cut = Engine::new(&rules, goal, &tt1, &stop);
+                let cut = Engine::new(&rules, goal, &tt1, &stop).with_help_cuts();
                 let plain = Engine::new(&rules, goal, &tt2, &stop).exhaustive();
                 let mut ctx = Ctx::new();
                 // Plain goal in one: every legal move tried.

@@ -142,6 +142,8 @@ pub struct TwinResult {
     pub partial: bool,
     pub nodes: u64,
     pub seconds: f64,
+    /// Kilobytes of transposition table in use when the search ended.
+    pub table_kb: u64,
     /// Problems found before solving (e.g. the side not to move is in check).
     pub notes: Vec<String>,
     /// Popeye `MoveNumbers` lines (`  1  (Ke1-e2 )`), one per first move in generation

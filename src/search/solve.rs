@@ -78,6 +78,9 @@ pub fn solve_twin(input: &SearchInput, rules: &Rules, settings: &Settings) -> Tw
     // The table starts small and grows up to `--hash` as the search fills it.
     let tt = Tt::acquire(settings.hash_mb);
     let mut engine = Engine::new(rules, stip.goal, &tt, &settings.stop);
+    if !matches!(stip.play, Play::Direct | Play::Self_ | Play::Reflex) {
+        engine = engine.with_help_cuts();
+    }
     if settings.exhaustive {
         engine = engine.exhaustive();
     }
@@ -102,6 +105,7 @@ pub fn solve_twin(input: &SearchInput, rules: &Rules, settings: &Settings) -> Tw
     result.complete = !settings.stop.load(Ordering::Relaxed);
     result.nodes = engine.nodes.load(Ordering::Relaxed);
     result.seconds = started.elapsed().as_secs_f64();
+    result.table_kb = (tt.bytes_in_use() / 1024) as u64;
     result
 }
 
@@ -148,6 +152,7 @@ fn empty_result(input: &SearchInput, rules: &Rules) -> TwinResult {
         partial: false,
         nodes: 0,
         seconds: 0.0,
+        table_kb: 0,
         notes: vec![],
         move_numbers: vec![],
     }

@@ -2,11 +2,16 @@
 //! facts only (bit masks of depths proven to win / to fail), so a lost or torn write only
 //! costs speed, never correctness: a torn entry fails the key check (key XOR data trick).
 //!
-//! The table grows with the search: it starts with 16 MB in use and doubles the part in
-//! use whenever a quarter of it was written since the last growth, up to `--hash`. Memory
-//! beyond the part in use is reserved but never touched, so a short problem costs nothing
-//! for a large `--hash`, while a long one gets the whole table (BENCHMARKS.md: with a
-//! 256 MB table an h=8 search ran 2.7 times the nodes it ran with 4 GB).
+//! The table grows only while growing pays. It starts with 1 MB in use; each time a quarter
+//! of the part in use has been written anew (an epoch), it asks whether a table twice the
+//! size would have answered clearly more of the epoch's probes, and doubles the part in use
+//! only then, up to `--hash`. The question is answered by a shadow: for one bucket index in
+//! 64 (set sampling, as cache designers measure caches), the table keeps the keys a table of
+//! twice its size would hold, with the same buckets and replacement, and counts the probes
+//! of those buckets that the table and its shadow each answer. A doubling pays when the
+//! shadow answers at least one in `PAYS` of the probes the table misses (time goes into the
+//! misses: each one is a search). Memory beyond the part in use is reserved but never
+//! touched, so a short problem costs nothing for a large `--hash`.
 
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
@@ -14,15 +19,36 @@ pub struct Tt {
     slots: Slots,
     /// The index mask of the part in use (a power of two minus one, at most `mask()`).
     active: AtomicUsize,
-    /// New entries written since the last growth, counted for one key in 64.
+    /// New entries written in this epoch, counted in the sampled buckets.
     written: AtomicUsize,
+    /// The keys of the sampled buckets of a table twice the part in use (see the module
+    /// comment): bucket `i` of the shadow holds two packed entries,
+    /// `(key & !0xFE) | (depth + 2) << 1` (bits 1-7 of a sampled key are implied).
+    shadow: Slots,
+    /// Since the last growth, in the sampled buckets: the probes the table missed, and
+    /// those of them the shadow answered.
+    missed: AtomicUsize,
+    gained: AtomicUsize,
     /// Mixed into every key: a table reused for a new search gets a new salt, so the old
     /// entries simply never match (no clearing).
     salt: u64,
 }
 
-/// Entries in use when a search starts: 16 MB.
-const START_LEN: usize = 1 << 20;
+/// Entries in use when a search starts: 1 MB.
+const START_LEN: usize = 1 << 16;
+
+/// A doubling pays when the doubled table would answer one in `PAYS` of the probes the
+/// table now misses (BENCHMARKS.md, "The table grows while growing pays").
+const PAYS: usize = 50;
+
+/// One bucket index in `SAMPLE` is sampled: those whose bits 1-4 are clear.
+const SAMPLE: usize = 16;
+
+/// Is this (salted) key's bucket one of the sampled ones?
+#[inline]
+fn sampled(key: u64) -> bool {
+    (key >> 1) as usize & (SAMPLE - 1) == 0
+}
 
 /// Tables kept for reuse by later searches of the same process (reserving a large table
 /// costs more than many small searches).
@@ -112,7 +138,6 @@ impl Slots {
                     std::alloc::Layout::from_size_align(bytes, 16).expect("table layout"),
                 );
             }
-            libc::madvise(ptr, bytes, libc::MADV_HUGEPAGE);
             Slots {
                 ptr: ptr as *mut [AtomicU64; 2],
                 len,
@@ -133,6 +158,26 @@ impl Slots {
             ptr: ptr as *mut [AtomicU64; 2],
             len,
         }
+    }
+
+    /// Asks for transparent huge pages (fewer TLB misses in a large table; not asked for at
+    /// the start, where a huge page would bring in 2 MB for a 1 MB part in use).
+    fn advise_huge(&self) {
+        #[cfg(target_os = "linux")]
+        // SAFETY: advice on the mapping made in `new`, of exactly its size.
+        unsafe {
+            libc::madvise(
+                self.ptr as *mut libc::c_void,
+                Slots::bytes(self.len),
+                libc::MADV_HUGEPAGE,
+            );
+        }
+    }
+
+    /// Slot `i` alone.
+    #[inline]
+    fn one(&self, i: usize) -> &[AtomicU64; 2] {
+        &self.get(i & !1)[i & 1]
     }
 
     #[inline]
@@ -170,6 +215,9 @@ impl Tt {
             slots: Slots::new(n),
             active: AtomicUsize::new(0),
             written: AtomicUsize::new(0),
+            shadow: Slots::new((n / SAMPLE / 2).max(2)),
+            missed: AtomicUsize::new(0),
+            gained: AtomicUsize::new(0),
             salt: 0,
         };
         t.restart();
@@ -184,7 +232,19 @@ impl Tt {
     /// Back to the starting part in use, for a new search.
     fn restart(&mut self) {
         *self.active.get_mut() = self.slots.len.min(START_LEN) - 1;
-        *self.written.get_mut() = 0;
+        self.new_epoch();
+    }
+
+    fn new_epoch(&self) {
+        for c in [&self.written, &self.missed, &self.gained] {
+            c.store(0, Ordering::Relaxed);
+        }
+    }
+
+    /// Bytes of table in use now (the part in use and its shadow).
+    pub fn bytes_in_use(&self) -> usize {
+        let active = self.active.load(Ordering::Relaxed) + 1;
+        Slots::bytes(active + active / SAMPLE)
     }
 
     /// A table of about `mb` megabytes for one search: a pooled one of that size when
@@ -211,44 +271,134 @@ impl Tt {
         n.max(1024)
     }
 
-    /// Counts a new entry (one key in 64) and doubles the part in use when a quarter of it
-    /// has been written since the last growth.
+    /// Counts a new entry of a sampled bucket; at the end of an epoch (a quarter of the part
+    /// in use written anew) doubles the part in use if that pays.
     #[inline]
     fn count_new(&self, key: u64) {
-        if (key >> 58) != 0 {
+        if !sampled(key) {
             return;
         }
         let w = self.written.fetch_add(1, Ordering::Relaxed) + 1;
         let active = self.active.load(Ordering::Relaxed);
-        if active < self.mask() && w * 256 > active {
-            let grown = (active << 1) | 1;
-            if self
-                .active
-                .compare_exchange(active, grown, Ordering::Relaxed, Ordering::Relaxed)
-                .is_ok()
-            {
-                self.written.store(0, Ordering::Relaxed);
-                self.migrate(active + 1);
+        if w * 4 * SAMPLE > active {
+            self.end_epoch(active);
+        }
+    }
+
+    /// Whether doubling pays (see the module comment); doubles if so, and starts a new epoch.
+    #[cold]
+    fn end_epoch(&self, active: usize) {
+        let missed = self.missed.load(Ordering::Relaxed);
+        let gained = self.gained.load(Ordering::Relaxed);
+        let pays = active < self.mask() && gained > 0 && gained * PAYS >= missed;
+        self.written.store(0, Ordering::Relaxed);
+        if pays {
+            self.grow(active);
+        }
+    }
+
+    /// Doubles the part in use from `active + 1` entries (unless another thread just did).
+    fn grow(&self, active: usize) {
+        let grown = (active << 1) | 1;
+        if self
+            .active
+            .compare_exchange(active, grown, Ordering::Relaxed, Ordering::Relaxed)
+            .is_ok()
+        {
+            self.new_epoch();
+            if active + 1 == START_LEN {
+                self.slots.advise_huge();
             }
+            self.migrate(active + 1);
         }
     }
 
     /// After the part in use doubled from `old` entries: moves every entry whose key has
-    /// the new index bit set to its new place, `old` entries further on. Other threads keep
-    /// searching meanwhile; an entry they miss or overwrite costs speed only.
+    /// the new index bit set to its new place, `old` entries further on, and so for the
+    /// shadow (bit `2 * old`, `old / 64` buckets on). Other threads keep searching
+    /// meanwhile; an entry they miss or overwrite costs speed only.
     #[cold]
     fn migrate(&self, old: usize) {
         for i in 0..old {
-            let e = &self.slots.get(i & !1)[i & 1];
+            let e = self.slots.one(i);
             let (k, d) = (e[0].load(Ordering::Relaxed), e[1].load(Ordering::Relaxed));
             if (k ^ d) as usize & old == 0 || (k == 0 && d == 0) {
                 continue;
             }
-            let to = &self.slots.get((i + old) & !1)[i & 1];
+            let to = self.slots.one(i + old);
             to[0].store(k, Ordering::Relaxed);
             to[1].store(d, Ordering::Relaxed);
             e[0].store(0, Ordering::Relaxed);
             e[1].store(0, Ordering::Relaxed);
+        }
+        let buckets = old / SAMPLE;
+        if 2 * old > self.mask() {
+            return; // the table is now whole: no shadow beyond it
+        }
+        for i in 0..buckets {
+            let (b, to) = (self.shadow.one(i), self.shadow.one(i + buckets));
+            for j in 0..2 {
+                let v = b[j].load(Ordering::Relaxed);
+                if v as usize & (2 * old) != 0 {
+                    to[j].store(v, Ordering::Relaxed);
+                    b[j].store(0, Ordering::Relaxed);
+                } else {
+                    to[j].store(0, Ordering::Relaxed);
+                }
+            }
+        }
+    }
+
+    /// The shadow bucket of a sampled key (a table of twice the part in use); `None` once
+    /// the part in use is the whole table.
+    #[inline]
+    fn shadow_bucket(&self, key: u64) -> Option<&[AtomicU64; 2]> {
+        let active = self.active.load(Ordering::Relaxed);
+        let i = (key as usize & (2 * active + 1)) / (2 * SAMPLE);
+        (active < self.mask()).then(|| self.shadow.one(i))
+    }
+
+    /// A probe of a sampled bucket: counted, with whether the table and the shadow know it.
+    #[cold]
+    fn observe(&self, key: u64, hit: bool) {
+        let Some(b) = self.shadow_bucket(key) else {
+            return;
+        };
+        if hit {
+            return;
+        }
+        self.missed.fetch_add(1, Ordering::Relaxed);
+        if b.iter().any(|e| {
+            let v = e.load(Ordering::Relaxed);
+            v != 0 && v & !0xFE == key & !0xFE
+        }) {
+            self.gained.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+
+    /// A store into a sampled bucket, replayed in the shadow with the table's replacement.
+    #[cold]
+    fn shadow_add(&self, key: u64, depth: i32) {
+        let Some(b) = self.shadow_bucket(key) else {
+            return;
+        };
+        let packed = (key & !0xFE) | ((depth + 2) as u64) << 1;
+        let depth_of = |v: u64| (v >> 1 & 0x7F) as i32 - 2;
+        for e in b {
+            let v = e.load(Ordering::Relaxed);
+            if v & !0xFE == key & !0xFE && v != 0 {
+                if depth_of(v) < depth {
+                    e.store(packed, Ordering::Relaxed);
+                }
+                return;
+            }
+        }
+        let first = b[0].load(Ordering::Relaxed);
+        if first == 0 || depth >= depth_of(first) {
+            b[1].store(first, Ordering::Relaxed);
+            b[0].store(packed, Ordering::Relaxed);
+        } else {
+            b[1].store(packed, Ordering::Relaxed);
         }
     }
 
@@ -285,14 +435,19 @@ impl Tt {
     pub fn get(&self, key: u64) -> Facts {
         let key = key ^ self.salt;
         let b = self.bucket(key);
-        Tt::read(&b[0], key)
-            .or_else(|| Tt::read(&b[1], key))
-            .unwrap_or_default()
+        let found = Tt::read(&b[0], key).or_else(|| Tt::read(&b[1], key));
+        if sampled(key) {
+            self.observe(key, found.is_some());
+        }
+        found.unwrap_or_default()
     }
 
     #[inline]
     pub fn add(&self, key: u64, facts: Facts) {
         let key = key ^ self.salt;
+        if sampled(key) {
+            self.shadow_add(key, Tt::depth(facts));
+        }
         let b = self.bucket(key);
         for e in b {
             if let Some(old) = Tt::read(e, key) {
@@ -334,13 +489,13 @@ mod tests {
         assert_eq!(b.get(777), Facts::default());
     }
 
-    /// The part in use grows as entries come in, and entries stored before a growth are
-    /// still found after it (those whose index gained a bit were moved).
+    /// Entries stored before a growth are still found after it (those whose index gained
+    /// a bit were moved).
     #[test]
     fn growing_keeps_what_was_stored() {
         let tt = Tt::new(64);
         assert_eq!(tt.active.load(Ordering::Relaxed), START_LEN - 1);
-        let key = |i: u64| (i * 2) | ((i & 1) << 20);
+        let key = |i: u64| (i * 2) | ((i & 1) << 16);
         let facts = |i: u64| Facts {
             win: 1 << (i % 31),
             fail: 0,
@@ -348,10 +503,91 @@ mod tests {
         for i in 0..20_000 {
             tt.add(key(i), facts(i));
         }
-        assert!(tt.active.load(Ordering::Relaxed) > START_LEN - 1);
+        for _ in 0..2 {
+            tt.grow(tt.active.load(Ordering::Relaxed));
+        }
+        assert_eq!(tt.active.load(Ordering::Relaxed), 4 * START_LEN - 1);
         for i in 0..20_000 {
             assert_eq!(tt.get(key(i)), facts(i), "entry {i}");
         }
+    }
+
+    /// A search's probes: look the key up, store it when missing. Returns the hits.
+    fn probe_all(tt: &Tt, keys: impl Iterator<Item = u64>) -> usize {
+        let mut hits = 0;
+        for k in keys {
+            if tt.get(k) == Facts::default() {
+                tt.add(
+                    k,
+                    Facts {
+                        win: 1 << (k % 7),
+                        fail: 0,
+                    },
+                );
+            } else {
+                hits += 1;
+            }
+        }
+        hits
+    }
+
+    /// The shadow holds exactly the keys of the sampled buckets of a table twice the size:
+    /// the same probes hit in both.
+    #[test]
+    fn the_shadow_is_a_table_twice_the_size() {
+        let small = Tt::new(64);
+        let mut twice = Tt::new(2);
+        *twice.active.get_mut() = twice.mask();
+        assert_eq!(twice.mask() + 1, 2 * START_LEN);
+        let mut rng = 0x2545_F491_4F6C_DD1Du64;
+        let (mut hits, mut agree) = (0, 0);
+        for _ in 0..200_000 {
+            rng = splitmix(rng);
+            // Sampled keys only, from a pool larger than the sampled buckets hold.
+            let key = splitmix(1 + rng % 30_000) & !(((SAMPLE as u64) - 1) << 1);
+            let depth = (rng >> 40) as u32 % 9;
+            let in_shadow = small
+                .shadow_bucket(key)
+                .expect("a shadow")
+                .iter()
+                .any(|e| e.load(Ordering::Relaxed) & !0xFE == key & !0xFE);
+            let hit = twice.get(key) != Facts::default();
+            hits += usize::from(hit);
+            agree += usize::from(hit == in_shadow);
+            let facts = Facts {
+                win: 1 << depth,
+                fail: 0,
+            };
+            small.shadow_add(key, Tt::depth(facts));
+            twice.add(key, facts);
+        }
+        assert!(
+            hits > 20_000 && hits < 180_000,
+            "{hits} hits: no pressure to test"
+        );
+        assert_eq!(agree, 200_000);
+    }
+
+    /// The table grows when a larger one would answer what it misses (a search that keeps
+    /// coming back to more keys than it holds), and not for a stream of new keys.
+    #[test]
+    fn the_table_grows_only_while_growing_pays() {
+        let stream = Tt::new(64);
+        probe_all(&stream, (0..2_000_000u64).map(splitmix));
+        assert_eq!(stream.active.load(Ordering::Relaxed), START_LEN - 1);
+        let cycle = Tt::new(64);
+        let n = START_LEN as u64 * 3 / 2;
+        for _ in 0..4 {
+            probe_all(&cycle, (0..n).map(splitmix));
+        }
+        assert!(cycle.active.load(Ordering::Relaxed) > START_LEN - 1);
+        // Grown, it answers most of the cycle (keys of overfull buckets still miss).
+        let hits = probe_all(&cycle, (0..n).map(splitmix)) as u64;
+        assert!(
+            hits > n * 3 / 4,
+            "{hits} of {n}, {}",
+            cycle.active.load(Ordering::Relaxed)
+        );
     }
 
     #[test]
