@@ -144,7 +144,12 @@ impl MoveList {
     #[inline(always)]
     pub fn new() -> MoveList {
         MoveList {
-            moves: [std::mem::MaybeUninit::uninit(); MoveList::CAP],
+            // SAFETY: an array of `MaybeUninit` needs no initialisation. (Written as
+            // `[MaybeUninit::uninit(); CAP]`, the compiler cleared all 8 kB at every node.)
+            moves: unsafe {
+                std::mem::MaybeUninit::<[std::mem::MaybeUninit<Move>; MoveList::CAP]>::uninit()
+                    .assume_init()
+            },
             len: 0,
         }
     }

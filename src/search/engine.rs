@@ -404,35 +404,58 @@ impl<'a> Engine<'a> {
         if self.threat_restricted(ctx, b, pos, n) {
             return false;
         }
-        match b {
-            Battle::Direct => {
-                if !self.rules.has_legal_move(pos) {
-                    return self.goal_reached(pos);
-                }
-                if n == 1 {
-                    return false;
-                }
-                self.all_defences(ctx, b, pos, n, |_, _| false)
+        if b == Battle::Reflex {
+            if !self.rules.has_legal_move(pos) {
+                return false;
             }
-            Battle::Self_ => {
-                if !self.rules.has_legal_move(pos) {
-                    return false;
-                }
-                self.all_defences(ctx, b, pos, n, |e, child| e.goal_reached(child))
+            if self.goal_in_one(ctx, pos).is_some() {
+                return true;
             }
-            Battle::Reflex => {
-                if !self.rules.has_legal_move(pos) {
-                    return false;
-                }
-                if self.goal_in_one(ctx, pos).is_some() {
-                    return true;
-                }
-                if n == 1 {
-                    return false;
-                }
-                self.all_defences(ctx, b, pos, n, |_, _| false)
+            if n == 1 {
+                return false;
             }
         }
+        // The refutation found last at this depth, tried before any generation: it often
+        // refutes again, and then the node costs one move.
+        let tried = match self.killer_first(ctx, b, pos, n) {
+            Some((_, true)) => return false,
+            Some((k, false)) => Some(k),
+            None => None,
+        };
+        if tried.is_none() && !self.rules.has_legal_move(pos) {
+            // Mated or stalemated: success in direct play if that is the goal; in self and
+            // reflex play the defender had to reach the goal itself.
+            return b == Battle::Direct && self.goal_reached(pos);
+        }
+        if b == Battle::Direct && n == 1 {
+            return false; // a legal move left: not mated
+        }
+        self.all_defences(ctx, b, pos, n, tried)
+    }
+
+    /// Does the attacker's plan survive this defence? In self play a defence reaching the
+    /// goal is the plan's success; otherwise the attacker needs a win in the moves left.
+    #[inline]
+    fn defence_fails(&self, ctx: &mut Ctx, b: Battle, child: &Position, n: u32) -> bool {
+        (b == Battle::Self_ && self.goal_reached(child))
+            || (n > 1 && self.att(ctx, b, child, n - 1))
+    }
+
+    /// The remembered refutation of depth `n`, played if it is legal here: `Some((move,
+    /// refutes))`; `None` when there is none or it is not legal (or the rules replay moves
+    /// expensively).
+    fn killer_first(
+        &self,
+        ctx: &mut Ctx,
+        b: Battle,
+        pos: &Position,
+        n: u32,
+    ) -> Option<(Move, bool)> {
+        let k = ctx.killers[(n as usize).min(63)]
+            .filter(|_| self.rules.cheap_replay())
+            .filter(|&k| self.rules.is_pseudo_legal(pos, k))?;
+        let child = self.rules.play(pos, k)?;
+        Some((k, !self.defence_fails(ctx, b, &child, n)))
     }
 
     /// Popeye's `Threat n`: after an attacker move that leaves more than n moves and does
@@ -446,15 +469,16 @@ impl<'a> Engine<'a> {
         }
     }
 
-    /// Every defence either finishes (per `done`) or leaves the attacker a win in n-1.
-    /// The refutation found last at this depth is tried first.
+    /// Every defence either reaches the goal itself (self play) or leaves the attacker a win
+    /// in n-1 (`tried`: a defence known not to refute, skipped). The refutation found last
+    /// at this depth is tried first.
     fn all_defences(
         &self,
         ctx: &mut Ctx,
         b: Battle,
         pos: &Position,
         n: u32,
-        done: impl Fn(&Self, &Position) -> bool,
+        tried: Option<Move>,
     ) -> bool {
         let depth = (n as usize).min(63);
         if !self.rules.cheap_replay() {
@@ -466,8 +490,7 @@ impl<'a> Engine<'a> {
                 }
             }
             for (m, child) in moves {
-                let ok = done(self, &child) || (n > 1 && self.att(ctx, b, &child, n - 1));
-                if !ok {
+                if !self.defence_fails(ctx, b, &child, n) {
                     ctx.killers[depth] = Some(m);
                     return false;
                 }
@@ -481,19 +504,18 @@ impl<'a> Engine<'a> {
             // Popeye's order: with two or more attacker moves still to come, the defences
             // that leave the attacker the fewest replies first (they tend to refute, and
             // a refutation ends the node). Then the killer, as below.
-            return self.all_defences_ordered(ctx, b, pos, n, moves, &done);
+            return self.all_defences_ordered(ctx, b, pos, n, moves, tried);
         }
         if let Some(k) = ctx.killers[depth] {
             if let Some(i) = moves.iter().position(|&m| m == k) {
                 moves.swap(0, i);
             }
         }
-        for &m in moves.iter() {
+        for &m in moves.iter().filter(|&&m| Some(m) != tried) {
             let Some(child) = self.rules.play(pos, m) else {
                 continue;
             };
-            let ok = done(self, &child) || (n > 1 && self.att(ctx, b, &child, n - 1));
-            if !ok {
+            if !self.defence_fails(ctx, b, &child, n) {
                 ctx.killers[depth] = Some(m);
                 return false;
             }
@@ -510,12 +532,12 @@ impl<'a> Engine<'a> {
         pos: &Position,
         n: u32,
         moves: &[Move],
-        done: &impl Fn(&Self, &Position) -> bool,
+        tried: Option<Move>,
     ) -> bool {
         let depth = (n as usize).min(63);
         let killer = ctx.killers[depth];
         let mut order: Vec<(u64, Move, Position)> = Vec::with_capacity(moves.len());
-        for &m in moves {
+        for &m in moves.iter().filter(|&&m| Some(m) != tried) {
             if let Some(child) = self.rules.play(pos, m) {
                 let replies = if Some(m) == killer {
                     0
@@ -527,8 +549,7 @@ impl<'a> Engine<'a> {
         }
         order.sort_by_key(|x| x.0);
         for (_, m, child) in &order {
-            let ok = done(self, child) || self.att(ctx, b, child, n - 1);
-            if !ok {
+            if !self.defence_fails(ctx, b, child, n) {
                 ctx.killers[depth] = Some(*m);
                 return false;
             }
