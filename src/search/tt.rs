@@ -4,15 +4,18 @@
 //!
 //! The table grows only while growing pays. It starts with 1 MB in use; each time a quarter
 //! of the part in use has been written anew (an epoch), it asks whether a table twice the
-//! size would have answered clearly more of the epoch's probes, and doubles the part in use
-//! only then, up to `--hash`. The question is answered by a shadow: for one bucket index in
-//! 64 (set sampling, as cache designers measure caches), the table keeps the keys a table of
-//! twice its size would hold, with the same buckets and replacement, and counts the probes
-//! of those buckets that the table and its shadow each answer. A doubling pays when the
-//! shadow answers at least one in `PAYS` of the probes the table misses (time goes into the
-//! misses: each one is a search). Memory beyond the part in use is reserved but never
-//! touched, so a short problem costs nothing for a large `--hash`.
+//! size would have saved a clear part of the work since the last growth, and doubles the
+//! part in use only then, up to `--hash`. The question is answered by a shadow: for one
+//! bucket index in 16 (set sampling, as cache designers measure caches), the table keeps
+//! the keys a table of twice its size would hold, with the same buckets and replacement.
+//! Work is counted in table probes (a search probes about once per node): each thread
+//! counts its probes, and a sampled search's work is the probes between its miss and its
+//! store. When the table misses a sampled key the shadow holds, the shadow's entry stands
+//! for a search the doubled table would have saved, and its work is added up. A doubling
+//! pays when that saved work is at least one `PAYS`-th of all the work (the sampled probes)
+//! since the last growth. Memory beyond the part in use is reserved but never touched.
 
+use std::cell::Cell;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 pub struct Tt {
@@ -22,13 +25,13 @@ pub struct Tt {
     /// New entries written in this epoch, counted in the sampled buckets.
     written: AtomicUsize,
     /// The keys of the sampled buckets of a table twice the part in use (see the module
-    /// comment): bucket `i` of the shadow holds two packed entries,
-    /// `(key & !0xFE) | (depth + 2) << 1` (bits 1-7 of a sampled key are implied).
+    /// comment): bucket `i` of the shadow holds two packed entries (see `SHADOW_KEY`).
     shadow: Slots,
-    /// Since the last growth, in the sampled buckets: the probes the table missed, and
-    /// those of them the shadow answered.
-    missed: AtomicUsize,
-    gained: AtomicUsize,
+    /// Since the last growth, in the sampled buckets: the probes (a measure of all the work
+    /// done, one in `SAMPLE`), and the work of the searches that followed the probes the
+    /// table missed and the shadow would have answered (work counted in probes, `PROBES`).
+    probes: AtomicU64,
+    gained: AtomicU64,
     /// Mixed into every key: a table reused for a new search gets a new salt, so the old
     /// entries simply never match (no clearing).
     salt: u64,
@@ -37,12 +40,49 @@ pub struct Tt {
 /// Entries in use when a search starts: 1 MB.
 const START_LEN: usize = 1 << 16;
 
-/// A doubling pays when the doubled table would answer one in `PAYS` of the probes the
-/// table now misses (BENCHMARKS.md, "The table grows while growing pays").
-const PAYS: usize = 50;
+/// A doubling pays when the doubled table would have saved one `PAYS`-th of the work
+/// (BENCHMARKS.md, "The table grows while growing pays").
+const PAYS: u64 = 50;
 
 /// One bucket index in `SAMPLE` is sampled: those whose bits 1-4 are clear.
 const SAMPLE: usize = 16;
+
+/// The key bits a shadow entry keeps (bit 0 and bits 16-63; bits 1-15 of a sampled key are
+/// clear or implied by its bucket). Bits 1-7 hold the depth + 2, bits 8-15 the binary
+/// logarithm of the work its search took.
+const SHADOW_KEY: u64 = !0xFFFE;
+
+thread_local! {
+    /// This thread's table probes so far: the measure of work (a search probes the table
+    /// about once per node).
+    static PROBES: Cell<u64> = const { Cell::new(0) };
+    /// Sampled keys this thread missed and is now searching, with `PROBES` at the miss.
+    static OPEN: Cell<[(u64, u64); 8]> = const { Cell::new([(0, 0); 8]) };
+}
+
+/// The work since this thread missed `key` (and forgets the miss); 1 if it was not noted.
+fn work_since_miss(key: u64) -> u64 {
+    let mut open = OPEN.get();
+    let now = PROBES.get();
+    let work = match open.iter_mut().find(|e| e.0 == key) {
+        Some(e) => {
+            e.0 = 0;
+            now - e.1
+        }
+        None => 1,
+    };
+    OPEN.set(open);
+    work.max(1)
+}
+
+/// Notes that this thread missed `key` (in place of its oldest open miss).
+fn note_miss(key: u64) {
+    let mut open = OPEN.get();
+    if let Some(e) = open.iter_mut().min_by_key(|e| (e.0 != 0, e.1)) {
+        *e = (key, PROBES.get());
+    }
+    OPEN.set(open);
+}
 
 /// Is this (salted) key's bucket one of the sampled ones?
 #[inline]
@@ -216,8 +256,8 @@ impl Tt {
             active: AtomicUsize::new(0),
             written: AtomicUsize::new(0),
             shadow: Slots::new((n / SAMPLE / 2).max(2)),
-            missed: AtomicUsize::new(0),
-            gained: AtomicUsize::new(0),
+            probes: AtomicU64::new(0),
+            gained: AtomicU64::new(0),
             salt: 0,
         };
         t.restart();
@@ -236,9 +276,9 @@ impl Tt {
     }
 
     fn new_epoch(&self) {
-        for c in [&self.written, &self.missed, &self.gained] {
-            c.store(0, Ordering::Relaxed);
-        }
+        self.written.store(0, Ordering::Relaxed);
+        self.gained.store(0, Ordering::Relaxed);
+        self.probes.store(0, Ordering::Relaxed);
     }
 
     /// Bytes of table in use now (the part in use and its shadow).
@@ -288,9 +328,9 @@ impl Tt {
     /// Whether doubling pays (see the module comment); doubles if so, and starts a new epoch.
     #[cold]
     fn end_epoch(&self, active: usize) {
-        let missed = self.missed.load(Ordering::Relaxed);
         let gained = self.gained.load(Ordering::Relaxed);
-        let pays = active < self.mask() && gained > 0 && gained * PAYS >= missed;
+        let probes = self.probes.load(Ordering::Relaxed);
+        let pays = active < self.mask() && gained > 0 && gained * PAYS >= probes;
         self.written.store(0, Ordering::Relaxed);
         if pays {
             self.grow(active);
@@ -364,32 +404,38 @@ impl Tt {
         let Some(b) = self.shadow_bucket(key) else {
             return;
         };
+        self.probes.fetch_add(1, Ordering::Relaxed);
         if hit {
             return;
         }
-        self.missed.fetch_add(1, Ordering::Relaxed);
-        if b.iter().any(|e| {
-            let v = e.load(Ordering::Relaxed);
-            v != 0 && v & !0xFE == key & !0xFE
-        }) {
-            self.gained.fetch_add(1, Ordering::Relaxed);
+        note_miss(key);
+        let known = b
+            .iter()
+            .map(|e| e.load(Ordering::Relaxed))
+            .find(|&v| v != 0 && v & SHADOW_KEY == key & SHADOW_KEY);
+        if let Some(v) = known {
+            // The work of the search the shadow's entry stands for (to within a factor 2).
+            let log = v >> 8 & 0xFF;
+            self.gained.fetch_add(3 << log >> 1, Ordering::Relaxed);
         }
     }
 
     /// A store into a sampled bucket, replayed in the shadow with the table's replacement.
     #[cold]
-    fn shadow_add(&self, key: u64, depth: i32) {
+    fn shadow_add(&self, key: u64, depth: i32, work: u64) {
         let Some(b) = self.shadow_bucket(key) else {
             return;
         };
-        let packed = (key & !0xFE) | ((depth + 2) as u64) << 1;
+        let log = u64::from(63 - work.max(1).leading_zeros());
+        let packed = (key & SHADOW_KEY) | ((depth + 2) as u64) << 1 | log << 8;
         let depth_of = |v: u64| (v >> 1 & 0x7F) as i32 - 2;
         for e in b {
             let v = e.load(Ordering::Relaxed);
-            if v & !0xFE == key & !0xFE && v != 0 {
-                if depth_of(v) < depth {
-                    e.store(packed, Ordering::Relaxed);
-                }
+            if v & SHADOW_KEY == key & SHADOW_KEY && v != 0 {
+                let merged = (key & SHADOW_KEY)
+                    | ((depth_of(v).max(depth) + 2) as u64) << 1
+                    | (v >> 8 & 0xFF).max(log) << 8;
+                e.store(merged, Ordering::Relaxed);
                 return;
             }
         }
@@ -436,6 +482,7 @@ impl Tt {
         let key = key ^ self.salt;
         let b = self.bucket(key);
         let found = Tt::read(&b[0], key).or_else(|| Tt::read(&b[1], key));
+        PROBES.set(PROBES.get() + 1);
         if sampled(key) {
             self.observe(key, found.is_some());
         }
@@ -446,7 +493,7 @@ impl Tt {
     pub fn add(&self, key: u64, facts: Facts) {
         let key = key ^ self.salt;
         if sampled(key) {
-            self.shadow_add(key, Tt::depth(facts));
+            self.shadow_add(key, Tt::depth(facts), work_since_miss(key));
         }
         let b = self.bucket(key);
         for e in b {
@@ -550,7 +597,7 @@ mod tests {
                 .shadow_bucket(key)
                 .expect("a shadow")
                 .iter()
-                .any(|e| e.load(Ordering::Relaxed) & !0xFE == key & !0xFE);
+                .any(|e| e.load(Ordering::Relaxed) & SHADOW_KEY == key & SHADOW_KEY);
             let hit = twice.get(key) != Facts::default();
             hits += usize::from(hit);
             agree += usize::from(hit == in_shadow);
@@ -558,7 +605,7 @@ mod tests {
                 win: 1 << depth,
                 fail: 0,
             };
-            small.shadow_add(key, Tt::depth(facts));
+            small.shadow_add(key, Tt::depth(facts), 1);
             twice.add(key, facts);
         }
         assert!(
