@@ -351,19 +351,55 @@ impl<'a> Engine<'a> {
                 }
             }
         }
-        let mut won = None;
-        let r = self.rules.for_each_legal(pos, |m, child| {
-            if Some(m) != first && self.def(ctx, b, child, n) {
-                won = Some(m);
-                ControlFlow::Break(())
-            } else {
-                ControlFlow::Continue(())
-            }
-        });
-        if r.is_break() {
+        let won = if self.rules.cheap_replay() {
+            self.first_winning_child(ctx, b, pos, n, first)
+        } else {
+            let mut won = None;
+            let _ = self.rules.for_each_legal(pos, |m, child| {
+                if Some(m) != first && self.def(ctx, b, child, n) {
+                    won = Some(m);
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                }
+            });
+            won
+        };
+        if won.is_some() {
             ctx.wins[depth] = won;
         }
-        r.is_break()
+        won.is_some()
+    }
+
+    /// The first attacker move (in generation order, `skip` left out) after which every
+    /// defence fails. Each child's table entry is fetched while the one before is searched:
+    /// the table is far larger than the caches, and its probes were a quarter of the time.
+    fn first_winning_child(
+        &self,
+        ctx: &mut Ctx,
+        b: Battle,
+        pos: &Position,
+        n: u32,
+        skip: Option<Move>,
+    ) -> Option<Move> {
+        let mut list = MoveList::new();
+        self.rules.generate(pos, &mut list);
+        let mut pending: Option<(Move, Position)> = None;
+        for &m in list.as_slice().iter().filter(|&&m| Some(m) != skip) {
+            let Some(child) = self.rules.play(pos, m) else {
+                continue;
+            };
+            if n >= 2 {
+                self.tt.prefetch(child.hash ^ SALT_DEF[b as usize]);
+            }
+            if let Some((pm, prev)) = pending.replace((m, child)) {
+                if self.def(ctx, b, &prev, n) {
+                    return Some(pm);
+                }
+            }
+        }
+        let (m, last) = pending?;
+        self.def(ctx, b, &last, n).then_some(m)
     }
 
     /// Defender to move after an attacker move; `n` counts the attacker's moves including the
@@ -539,6 +575,9 @@ impl<'a> Engine<'a> {
         let mut order: Vec<(u64, Move, Position)> = Vec::with_capacity(moves.len());
         for &m in moves.iter().filter(|&&m| Some(m) != tried) {
             if let Some(child) = self.rules.play(pos, m) {
+                if n >= 3 {
+                    self.tt.prefetch(child.hash ^ SALT_ATT[b as usize]);
+                }
                 let replies = if Some(m) == killer {
                     0
                 } else {

@@ -477,6 +477,26 @@ impl Tt {
         31 - (f.win | f.fail).leading_zeros() as i32
     }
 
+    /// Asks the processor to bring a key's bucket into the cache (a hint only: the search
+    /// goes on meanwhile, and probes it later without waiting for memory).
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let b = self.bucket(key ^ self.salt);
+            // SAFETY: a prefetch has no effect on memory and cannot fault; the pointer is
+            // into the table anyway.
+            unsafe {
+                std::arch::x86_64::_mm_prefetch(
+                    b.as_ptr() as *const i8,
+                    std::arch::x86_64::_MM_HINT_T0,
+                );
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
     #[inline]
     pub fn get(&self, key: u64) -> Facts {
         let key = key ^ self.salt;
