@@ -20,7 +20,7 @@ mod solution_text;
 #[path = "common/solve_file.rs"]
 mod solve_file;
 use solution_text::{diff, parse};
-use solve_file::{cpu_seconds, solve_file};
+use solve_file::{bench_only, cpu_seconds, solve_file};
 use std::process::Command;
 
 const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/popeye");
@@ -45,9 +45,7 @@ fn popeye(bin: &str, file: &str) -> f64 {
 }
 
 fn main() {
-    let only: Option<Vec<String>> = std::env::var("BENCH_ONLY")
-        .ok()
-        .map(|s| s.split(',').map(|x| x.trim().to_string()).collect());
+    let only = bench_only();
     let limit: f64 = std::env::var("BENCH_LIMIT")
         .ok()
         .and_then(|s| s.parse().ok())

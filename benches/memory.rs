@@ -6,6 +6,9 @@
 //!
 //! `POPEYE=/path/to/py cargo bench --bench memory`, `BENCH_ONLY=d6_0165,mt6 ...`.
 
+#[path = "common/solve_file.rs"]
+mod solve_file;
+use solve_file::bench_only;
 use std::process::{Command, Stdio};
 
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data");
@@ -66,9 +69,7 @@ fn json_sum(text: &str, key: &str) -> u64 {
 }
 
 fn main() {
-    let only: Option<Vec<String>> = std::env::var("BENCH_ONLY")
-        .ok()
-        .map(|s| s.split(',').map(|x| x.trim().to_string()).collect());
+    let only = bench_only();
     let popeye = std::env::var("POPEYE").ok();
     println!(
         "{:<10} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}",

@@ -12,7 +12,7 @@ mod solution_text;
 #[path = "common/solve_file.rs"]
 mod solve_file;
 use solution_text::{diff, parse};
-use solve_file::{cpu_seconds, solve_file};
+use solve_file::{bench_only, cpu_seconds, solve_file};
 use std::process::Command;
 use std::time::Instant;
 
@@ -33,9 +33,7 @@ fn solve(file: &str, threads: usize) -> (f64, f64, String, u64, bool) {
 }
 
 fn main() {
-    let only: Option<Vec<String>> = std::env::var("BENCH_ONLY")
-        .ok()
-        .map(|s| s.split(',').map(|x| x.trim().to_string()).collect());
+    let only = bench_only();
     let popeye = std::env::var("POPEYE").ok();
     println!(
         "{:<10} {:>8} {:>12} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>8}",

@@ -90,3 +90,10 @@ pub fn cpu_seconds() -> f64 {
     };
     (field(11) + field(12)) / 100.0
 }
+
+/// The problems `BENCH_ONLY` names (comma-separated), if it is set.
+pub fn bench_only() -> Option<Vec<String>> {
+    std::env::var("BENCH_ONLY")
+        .ok()
+        .map(|s| s.split(',').map(|x| x.trim().to_string()).collect())
+}

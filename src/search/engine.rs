@@ -351,30 +351,17 @@ impl<'a> Engine<'a> {
                 }
             }
         }
-        let won = if n >= 2 {
-            self.first_winning_child(ctx, b, pos, n, first)
-        } else {
-            let mut won = None;
-            let _ = self.rules.for_each_legal(pos, |m, child| {
-                if Some(m) != first && self.def(ctx, b, child, n) {
-                    won = Some(m);
-                    ControlFlow::Break(())
-                } else {
-                    ControlFlow::Continue(())
-                }
-            });
-            won
-        };
+        let won = self.first_winning_child(ctx, b, pos, n, first);
         if won.is_some() {
             ctx.wins[depth] = won;
         }
         won.is_some()
     }
 
-    /// The first attacker move (`skip` left out) after which every defence fails, with at
-    /// least two attacker moves in all. Each child's table entry is fetched while the child
-    /// before is searched: the table is far larger than the caches, and waiting for its
-    /// probes was a quarter of the time.
+    /// The first attacker move (`skip` left out) after which every defence fails. With two
+    /// or more attacker moves in all, each child's table entry is fetched while the child
+    /// before is searched (one child of lag): the table is far larger than the caches, and
+    /// waiting for its probes was a quarter of the time.
     fn first_winning_child(
         &self,
         ctx: &mut Ctx,
@@ -389,23 +376,30 @@ impl<'a> Engine<'a> {
             if Some(m) == skip {
                 return ControlFlow::Continue(());
             }
-            self.tt.prefetch(child.hash ^ SALT_DEF[b as usize]);
-            match pending.replace((m, *child)) {
-                Some((pm, prev)) if self.def(ctx, b, &prev, n) => {
-                    won = Some(pm);
-                    ControlFlow::Break(())
+            let held;
+            let (pm, prev) = if n >= 2 {
+                self.tt.prefetch(child.hash ^ SALT_DEF[b as usize]);
+                match pending.replace((m, *child)) {
+                    Some(p) => {
+                        held = p;
+                        (held.0, &held.1)
+                    }
+                    None => return ControlFlow::Continue(()),
                 }
-                _ => ControlFlow::Continue(()),
+            } else {
+                (m, child)
+            };
+            if self.def(ctx, b, prev, n) {
+                won = Some(pm);
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
             }
         });
-        if won.is_none() {
-            if let Some((m, last)) = pending {
-                if self.def(ctx, b, &last, n) {
-                    won = Some(m);
-                }
-            }
+        match (won, pending) {
+            (None, Some((m, last))) => self.def(ctx, b, &last, n).then_some(m),
+            _ => won,
         }
-        won
     }
 
     /// Defender to move after an attacker move; `n` counts the attacker's moves including the

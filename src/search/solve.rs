@@ -78,7 +78,7 @@ pub fn solve_twin(input: &SearchInput, rules: &Rules, settings: &Settings) -> Tw
     // The table starts small and grows up to `--hash` as the search fills it.
     let tt = Tt::acquire(settings.hash_mb);
     let mut engine = Engine::new(rules, stip.goal, &tt, &settings.stop);
-    if !matches!(stip.play, Play::Direct | Play::Self_ | Play::Reflex) {
+    if !stip.play.is_battle() {
         engine = engine.with_help_cuts();
     }
     if settings.exhaustive {

@@ -27,6 +27,13 @@ pub enum Play {
     SeriesSelf,
 }
 
+impl Play {
+    /// Direct, self and reflex play: the attacker forces, the defender resists.
+    pub fn is_battle(self) -> bool {
+        matches!(self, Play::Direct | Play::Self_ | Play::Reflex)
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Stipulation {
     pub play: Play,
@@ -119,7 +126,7 @@ impl Stipulation {
                 "stipulation '{text}' is longer than the supported {MAX_MOVES} moves"
             ));
         }
-        if matches!(play, Play::Direct | Play::Self_ | Play::Reflex) && moves > MAX_BATTLE_MOVES {
+        if play.is_battle() && moves > MAX_BATTLE_MOVES {
             return Err(format!(
                 "stipulation '{text}' is longer than the {MAX_BATTLE_MOVES} moves supported in direct, self and reflex play"
             ));
