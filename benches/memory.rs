@@ -8,8 +8,8 @@
 
 #[path = "common/solve_file.rs"]
 mod solve_file;
-use solve_file::bench_only;
-use std::process::{Command, Stdio};
+use solve_file::{bench_only, json_sum, measure};
+use std::process::Command;
 
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data");
 
@@ -28,45 +28,6 @@ const PROBLEMS: &[&str] = &[
     "popeye/bench/bench_12",
     "popeye/hs5_0570",
 ];
-
-/// Runs a command to its end: (peak resident MB, user + system CPU seconds, stdout).
-/// The child is reaped by `wait4` (which reports its own peak memory), not `Child::wait`.
-#[allow(clippy::zombie_processes)]
-fn measure(cmd: &mut Command) -> (f64, f64, String) {
-    let child = cmd
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("the command starts");
-    let pid = child.id() as libc::pid_t;
-    let mut out = String::new();
-    if let Some(mut s) = child.stdout {
-        use std::io::Read;
-        let _ = s.read_to_string(&mut out);
-    }
-    let mut status = 0;
-    // SAFETY: a zeroed rusage is a valid value; wait4 fills it for our own child.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: waits for the child started above, which nobody else waits for.
-    unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
-    let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
-    let cpu = secs(usage.ru_utime) + secs(usage.ru_stime);
-    (usage.ru_maxrss as f64 / 1024.0, cpu, out)
-}
-
-/// The sum of a JSON output's `"key": number` fields (one per twin).
-fn json_sum(text: &str, key: &str) -> u64 {
-    let pat = format!("\"{key}\":");
-    text.match_indices(&pat)
-        .filter_map(|(i, _)| {
-            let rest = text[i + pat.len()..].trim_start();
-            let end = rest
-                .find(|c: char| !c.is_ascii_digit())
-                .unwrap_or(rest.len());
-            rest[..end].parse::<u64>().ok()
-        })
-        .sum()
-}
 
 fn main() {
     let only = bench_only();

@@ -183,8 +183,9 @@ pub struct SearchArgs {
     /// Worker threads (default: all cores).
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
-    /// Transposition table size in MB: the upper bound of a table that starts at 16 MB and
-    /// grows as the search fills it. The default is Popeye's 1 GB.
+    /// Transposition table size in MB: the upper bound of a table that starts at 1 MB and
+    /// doubles while a table twice its size would have saved work. The default is Popeye's
+    /// 1 GB.
     #[arg(long, default_value_t = 1024)]
     pub hash: usize,
     /// Stop after this many seconds and print what is proven so far (`solve`: the whole
