@@ -20,7 +20,7 @@ mod solution_text;
 #[path = "common/solve_file.rs"]
 mod solve_file;
 use solution_text::{diff, parse};
-use solve_file::{bench_only, cpu_seconds, solve_file};
+use solve_file::{bench_only, cpu_seconds, median, solve_file};
 use std::process::Command;
 
 const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/popeye");
@@ -102,11 +102,10 @@ fn main() {
         );
     }
     if !ratios.is_empty() {
-        ratios.sort_by(|a, b| a.partial_cmp(b).unwrap());
         println!(
             "{total} problems, {within} solved within Popeye's time; median popeye/chainmate \
              {:.3} (a stopped run counts as 0)",
-            ratios[ratios.len() / 2]
+            median(&mut ratios)
         );
     }
 }

@@ -10,7 +10,7 @@
 
 #[path = "common/solve_file.rs"]
 mod solve_file;
-use solve_file::{bench_only, json_sum, measure};
+use solve_file::{bench_only, json_sum, measure, median};
 use std::collections::BTreeSet;
 use std::process::Command;
 
@@ -30,34 +30,14 @@ fn popeye_keys(out: &str) -> BTreeSet<String> {
         .collect()
 }
 
-/// chainmate's keys: the `"text"` of each entry of the JSON `keys` arrays.
+/// chainmate's keys: the `text` of each key of each twin in its JSON output.
 fn chainmate_keys(json: &str) -> BTreeSet<String> {
-    let mut keys = BTreeSet::new();
-    let mut rest = json;
-    while let Some(i) = rest.find("\"keys\": [") {
-        rest = &rest[i..];
-        let end = rest.find("\"tries\"").unwrap_or(rest.len());
-        for part in rest[..end].split("\"text\": \"").skip(1) {
-            if let Some(q) = part.find('"') {
-                keys.insert(part[..q].to_string());
-            }
-        }
-        rest = &rest[end..];
-    }
-    keys
-}
-
-fn median(v: &mut [f64]) -> f64 {
-    v.sort_by(f64::total_cmp);
-    if v.is_empty() {
-        return f64::NAN;
-    }
-    let n = v.len();
-    if n % 2 == 1 {
-        v[n / 2]
-    } else {
-        (v[n / 2 - 1] + v[n / 2]) / 2.0
-    }
+    let v: serde_json::Value = serde_json::from_str(json).unwrap_or_default();
+    let twins = v["problems"].as_array().into_iter().flatten();
+    let twins = twins.flat_map(|p| p["twins"].as_array().into_iter().flatten());
+    let keys = twins.flat_map(|t| t["keys"].as_array().into_iter().flatten());
+    keys.filter_map(|k| k["text"].as_str().map(str::to_string))
+        .collect()
 }
 
 fn main() {

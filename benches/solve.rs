@@ -12,7 +12,7 @@ mod solution_text;
 #[path = "common/solve_file.rs"]
 mod solve_file;
 use solution_text::{diff, parse};
-use solve_file::{bench_only, cpu_seconds, solve_file};
+use solve_file::{bench_only, cpu_seconds, median, solve_file};
 use std::process::Command;
 use std::time::Instant;
 
@@ -95,10 +95,9 @@ fn main() {
         );
     }
     if !ratios.is_empty() {
-        ratios.sort_by(|a, b| a.partial_cmp(b).unwrap());
         println!(
             "median popeye/chainmate(1 thread): {:.2}",
-            ratios[ratios.len() / 2]
+            median(&mut ratios)
         );
     }
 }

@@ -137,3 +137,14 @@ pub fn json_sum(text: &str, key: &str) -> u64 {
         })
         .sum()
 }
+
+/// The median of `v`, which it sorts (so `v[0]` is the lowest afterwards); NaN when empty.
+pub fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    match n {
+        0 => f64::NAN,
+        _ if n % 2 == 1 => v[n / 2],
+        _ => (v[n / 2 - 1] + v[n / 2]) / 2.0,
+    }
+}
