@@ -164,6 +164,27 @@ pub trait ConditionRules {
     where
         F: FnMut(Move, &Position) -> ControlFlow<()>;
 
+    /// As [`Self::for_each_legal`], for the moves `keep` accepts only (a rule that can
+    /// ask before playing a move saves playing the others).
+    fn for_each_legal_where<K, F>(
+        pos: &Position,
+        rules: &Rules,
+        mut keep: K,
+        mut f: F,
+    ) -> ControlFlow<()>
+    where
+        K: FnMut(Move) -> bool,
+        F: FnMut(Move, &Position) -> ControlFlow<()>,
+    {
+        Self::for_each_legal(pos, rules, |m, child| {
+            if keep(m) {
+                f(m, child)
+            } else {
+                ControlFlow::Continue(())
+            }
+        })
+    }
+
     /// The position after a generated move and what the move does, or `None` when the
     /// move does not fit the position (legality is not checked).
     fn effects(pos: &Position, rules: &Rules, m: Move) -> Option<(Position, Effects)> {
@@ -593,6 +614,16 @@ impl Rules {
         F: FnMut(Move, &Position) -> ControlFlow<()>,
     {
         dispatch!(self.condition, C => C::for_each_legal(pos, self, f))
+    }
+
+    /// As [`Self::for_each_legal`], for the moves `keep` accepts only.
+    #[inline]
+    pub fn for_each_legal_where<K, F>(&self, pos: &Position, keep: K, f: F) -> ControlFlow<()>
+    where
+        K: FnMut(Move) -> bool,
+        F: FnMut(Move, &Position) -> ControlFlow<()>,
+    {
+        dispatch!(self.condition, C => C::for_each_legal_where(pos, self, keep, f))
     }
 
     /// All legal moves with their resulting positions.

@@ -33,6 +33,21 @@ impl super::ConditionRules for Orthodox {
     }
 
     #[inline]
+    fn for_each_legal_where<K, F>(pos: &Position, rules: &Rules, mut keep: K, mut f: F) -> ControlFlow<()>
+    where
+        K: FnMut(Move) -> bool,
+        F: FnMut(Move, &Position) -> ControlFlow<()>,
+    {
+        each_legal_unplayed(pos, rules, &mut |m| {
+            if keep(m) {
+                f(m, &pos.make(m))
+            } else {
+                ControlFlow::Continue(())
+            }
+        })
+    }
+
+    #[inline]
     fn generate(pos: &Position, rules: &Rules, list: &mut MoveList) {
         pseudo_legal(pos, rules, list)
     }

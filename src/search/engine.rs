@@ -3,7 +3,7 @@
 //! tree builder and the parallel driver. Results only depend on the position, never on
 //! timing or thread count; the transposition table stores proven facts only.
 
-use super::reach::Reach;
+use super::reach::{LastMoves, Reach};
 use super::stipulation::Goal;
 use super::tt::{Facts, Tt};
 use crate::core::{Bitboard, Color};
@@ -252,9 +252,9 @@ impl<'a> Engine<'a> {
     }
 
     /// The sharper test of one final position (`Reach::final_possible`), for mate with at
-    /// least two moves left in all: run where the table knows nothing of the position.
-    /// (For stalemate it costs more than it saves: on the 27 help stalemates of the
-    /// intelligent-mode set it cut nodes 1.5-12 times but made most of them slower.)
+    /// least two moves left in all, for stalemate with three: run where the table knows
+    /// nothing of the position. (For stalemate with two moves left it costs more than it
+    /// saves: BENCHMARKS.md, "Help stalemates: free units".)
     fn final_possible(
         &self,
         pos: &Position,
@@ -265,7 +265,7 @@ impl<'a> Engine<'a> {
     ) -> bool {
         let mate = self.goal == Goal::Mate;
         match &self.reach {
-            Some(r) if mate && win + lose >= 2 => {
+            Some(r) if win + lose >= if mate { 2 } else { 3 } => {
                 r.final_possible(pos, loser, win, lose, mate, squares)
             }
             _ => true,
@@ -614,7 +614,9 @@ impl<'a> Engine<'a> {
         if plies == 1 {
             return self.goal_in_one(ctx, pos).is_some();
         }
-        self.exact_depth(help_key(pos, plies), plies, pos, sharp, |child| {
+        let last = self.last_loser_moves(pos, plies == 2);
+        let keep = |m| last.as_ref().is_none_or(|l| l.keep(m));
+        self.exact_depth(help_key(pos, plies), plies, pos, sharp, keep, |child| {
             self.help(ctx, child, plies - 1)
         })
     }
@@ -641,6 +643,15 @@ impl<'a> Engine<'a> {
         })
     }
 
+    /// Stalemate: where the side to move is to be stalemated after its move (`last`) and
+    /// one move of the other side, the moves worth playing ([`Reach::last_loser_moves`]).
+    fn last_loser_moves(&self, pos: &Position, last: bool) -> Option<LastMoves> {
+        match &self.reach {
+            Some(r) if last && self.goal == Goal::Stalemate => r.last_loser_moves(pos, 1),
+            _ => None,
+        }
+    }
+
     /// What the table knows of `key` at the exact depth `k`: proven, refuted, or nothing.
     fn table_knows(&self, key: u64, k: u32) -> Option<bool> {
         let bit = 1u32 << (k % 32);
@@ -663,6 +674,7 @@ impl<'a> Engine<'a> {
         k: u32,
         pos: &Position,
         possible: impl FnOnce() -> bool,
+        keep: impl FnMut(Move) -> bool,
         mut test: impl FnMut(&Position) -> bool,
     ) -> bool {
         if let Some(known) = self.table_knows(key, k) {
@@ -671,7 +683,7 @@ impl<'a> Engine<'a> {
         let found = possible()
             && self
                 .rules
-                .for_each_legal(pos, |_, child| {
+                .for_each_legal_where(pos, keep, |_, child| {
                     if test(child) {
                         ControlFlow::Break(())
                     } else {
@@ -723,7 +735,9 @@ impl<'a> Engine<'a> {
         let Some(sharp) = self.series_gate(end, pos, k) else {
             return false;
         };
-        self.exact_depth(series_key(end, pos, k), k, pos, sharp, |child| {
+        let last = self.last_loser_moves(pos, k == 1 && end == SeriesEnd::Help);
+        let keep = |m| last.as_ref().is_none_or(|l| l.keep(m));
+        self.exact_depth(series_key(end, pos, k), k, pos, sharp, keep, |child| {
             self.series_step(ctx, end, child, k)
         })
     }

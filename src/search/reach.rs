@@ -14,6 +14,15 @@
 //! castling right remains. Fairy pieces are covered: a compound's distances come from the
 //! union of its parts' moves.
 //!
+//! # Free units (stalemate, [`Reach::units_can_be_stopped`](Reach))
+//!
+//! In a stalemate none of the loser's units can move. A unit that can move now (an empty
+//! first square of one of its moves) must have moved, been captured, been pinned, or had
+//! those squares filled by the end; each move achieves little of that (one unit moved, one
+//! square filled, one unit captured), so too many free units for the moves left rule the
+//! position out. The same count, done before each of the loser's last moves is played,
+//! skips the moves that would leave too many ([`Reach::last_loser_moves`]).
+//!
 //! # One final position ([`Reach::final_possible`])
 //!
 //! The test above lets every piece of a side use all of that side's moves and attack from
@@ -80,6 +89,11 @@ pub struct Reach {
     immobile: bool,
     /// Are a side's moves shared among its pieces (`HelpCuts::shared_moves`)?
     shared: bool,
+    /// [king][x]: see [`beyond_table`].
+    beyond: Vec<[(u8, u8); 64]>,
+    /// Can a pawn promote to a piece with the nightrider's move (which pins along the
+    /// knight's lines)?
+    night_promotions: bool,
 }
 
 /// Scratch tables of [`Reach::winner_covers`].
@@ -134,6 +148,81 @@ thread_local! {
 
 /// Numbers the tables, so that kept covers are never read with other promotion choices.
 static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+
+/// The greatest common divisor (of a file and a rank distance, not both 0).
+fn gcd(a: u8, b: u8) -> u8 {
+    if b == 0 { a } else { gcd(b, a % b) }
+}
+
+/// [king][x]: the square after `x` on the line from the king through `x`, along a queen's
+/// line and along a nightrider's; `NONE` where `x` is not on such a line or the line
+/// leaves the board after `x`.
+fn beyond_table() -> Vec<[(u8, u8); 64]> {
+    use crate::core::square::{file_of, rank_of, square_checked};
+    let mut t = vec![[(NONE, NONE); 64]; 64];
+    for (k, row) in t.iter_mut().enumerate() {
+        for (x, cell) in row.iter_mut().enumerate() {
+            if k == x {
+                continue;
+            }
+            let (k, x) = (k as u8, x as u8);
+            let df = file_of(x) as i8 - file_of(k) as i8;
+            let dr = rank_of(x) as i8 - rank_of(k) as i8;
+            let g = gcd(df.unsigned_abs(), dr.unsigned_abs()) as i8;
+            let (sf, sr) = (df / g, dr / g);
+            let next = square_checked(file_of(x) as i8 + sf, rank_of(x) as i8 + sr).unwrap_or(NONE);
+            if sf.abs() <= 1 && sr.abs() <= 1 {
+                cell.0 = next;
+            } else if sf.abs() + sr.abs() == 3 {
+                cell.1 = next;
+            }
+        }
+    }
+    t
+}
+
+/// The loser's last moves that can be followed by a stalemate ([`Reach::last_loser_moves`]).
+pub struct LastMoves {
+    king: u8,
+    /// The free units that no pin could stop.
+    free: Bitboard,
+    count: i32,
+    /// [square]: a free unit's only empty first square (`NO_SQUARE`: none or several).
+    single: [u8; 64],
+    /// [square]: the free units whose only empty first square it is.
+    group: [u8; 64],
+    budget: i32,
+}
+
+impl LastMoves {
+    /// May `m` be followed by a stalemate, as far as the free units tell?
+    #[inline]
+    pub fn keep(&self, m: crate::moves::Move) -> bool {
+        if m.from == self.king {
+            return true;
+        }
+        let (a, b) = (m.from as usize, m.to as usize);
+        let mut left = self.count - i32::from(self.group[b]);
+        if self.free & bb(m.from) != 0 {
+            // The mover is free no more (or counted in `group[b]` already).
+            left -= i32::from(self.single[a] != m.to);
+        }
+        left <= self.budget
+    }
+}
+
+/// The winner's pieces that could pin a loser piece in the final position, at most one
+/// each: its riders, and its pawns that can still promote (with `w` moves left).
+fn pinners(pos: &Position, winner: Color, w: usize) -> usize {
+    let board = &pos.board;
+    Squares(board.by_color[winner.idx()])
+        .filter(|&s| {
+            let parts = board.kind_at(s).expect("occupied").parts();
+            let rider = parts & (part::BISHOP | part::ROOK | part::NIGHT) != 0;
+            rider || parts & part::PAWN != 0 && 7 - winner.relative_rank(s) as usize <= w + 1
+        })
+        .count()
+}
 
 /// What a winner piece can be at the end (its kind then), with the moves it takes to
 /// stand on each square (`NONE`: too many) and the set of those squares. A pawn has one
@@ -457,6 +546,8 @@ impl Reach {
             promotions: promotions.to_vec(),
             immobile: cuts.immobile,
             shared: cuts.shared_moves,
+            beyond: beyond_table(),
+            night_promotions: promotions.iter().any(|k| k.parts() & part::NIGHT != 0),
         }
     }
 
@@ -494,6 +585,9 @@ impl Reach {
         let ksq = pos.king(loser);
         if ksq == NO_SQUARE {
             return !0;
+        }
+        if !mate && self.immobile && self.shared && !self.units_can_be_stopped(pos, loser, w, l) {
+            return 0;
         }
         let board = &pos.board;
         let winner = loser.flip();
@@ -894,19 +988,164 @@ impl Reach {
                 stuck += 1;
             }
         }
-        if stuck == 0 {
+        stuck == 0 || stuck <= w + pinners(pos, loser.flip(), w)
+    }
+
+    /// Stalemate, every piece moving alone: can each of the loser's units (king aside)
+    /// that can move now be stopped in time? A *free* unit has an empty first square of
+    /// some move (a pawn: the square in front of it); `F` is the set of them. In the final
+    /// position it must be captured (one winner move each), have moved (one loser move
+    /// each), be pinned (one winner rider or promotable pawn each, see [`pinners`]), or
+    /// have every square of `F` filled: by its own side's pieces, or for a pawn's square by
+    /// any piece. A square empty now and filled at the end takes a move landing there, so
+    /// the loser's `l` moves fill at most `l` squares, and each winner move fills one square
+    /// or captures one unit, never both. Some units no pin can stop: those a pin to the
+    /// king where it stands would leave a move along the pin line
+    /// ([`Self::never_pinned_still`]).
+    ///
+    /// So with the king staying, the free units number at most `l + w + pins` plus the
+    /// most units that `l` squares can complete (the sum of the `l` largest counts, per
+    /// square, of free units with at most `l` squares in `F`), and those no pin can stop
+    /// at most `l + w` plus the same count over them; with the king moving (one of the
+    /// loser's moves), all free units at most `l - 1 + w + pins` plus that count. A unit's
+    /// captures are left out (fewer free units: a weaker test). A position failing both
+    /// cases cannot end in stalemate within the moves.
+    fn units_can_be_stopped(&self, pos: &Position, loser: Color, w: usize, l: usize) -> bool {
+        // The free units' empty first squares, and whether no pin could stop each.
+        let mut units = [(0 as Bitboard, false); 16];
+        let (mut free_a, mut free_b) = (0usize, 0usize);
+        self.free_units(pos, loser, |_, first, unpinnable| {
+            if free_b < units.len() {
+                units[free_b] = (first, unpinnable);
+            }
+            free_b += 1;
+            free_a += usize::from(unpinnable);
+        });
+        if free_b <= l + w || free_b > units.len() {
             return true;
         }
-        let winner = loser.flip();
-        let mut pinners = 0;
-        for s in Squares(board.by_color[winner.idx()]) {
-            let k = board.kind_at(s).expect("occupied");
-            let parts = k.parts();
-            let rider = parts & (part::BISHOP | part::ROOK | part::NIGHT) != 0;
-            let promotes = parts & part::PAWN != 0 && 7 - winner.relative_rank(s) as usize <= w + 1;
-            pinners += usize::from(rider || promotes);
+        let units = &units[..free_b];
+        // The most units that `l` squares complete (of those `pick` accepts): the sum of
+        // the `l` largest counts per square of units with at most `l` squares.
+        let top = |pick: &dyn Fn(bool) -> bool| {
+            let mut count = [0u8; 64];
+            let mut touched = 0;
+            for &(first, unpinnable) in units {
+                if pick(unpinnable) && first.count_ones() as usize <= l {
+                    for s in Squares(first) {
+                        count[s as usize] += 1;
+                    }
+                    touched |= first;
+                }
+            }
+            let mut best = [0u8; MAX_D + 1];
+            for s in Squares(touched) {
+                let mut c = count[s as usize];
+                for b in best.iter_mut().take(l) {
+                    if c > *b {
+                        std::mem::swap(&mut c, b);
+                    }
+                }
+            }
+            best.iter().take(l).map(|&c| c as usize).sum::<usize>()
+        };
+        let top_b = if l == 0 { 0 } else { top(&|_| true) };
+        // Every unit not stopped otherwise is pinned, one pinner each.
+        let pins = pinners(pos, loser.flip(), w);
+        if free_b > l + w + top_b + pins {
+            return false;
         }
-        stuck <= w + pinners
+        // With the king moving, or with the king staying.
+        (l >= 1 && free_b < l + w + top_b + pins)
+            || free_a <= l + w
+            || l >= 1 && free_a <= l + w + top(&|unpinnable| unpinnable)
+    }
+
+    /// Calls `f` with each free unit of the loser (king aside; see
+    /// [`Self::units_can_be_stopped`]): its square, the empty first squares of its moves, and
+    /// whether a pin to its king (standing where it stands) could never stop it.
+    fn free_units(&self, pos: &Position, loser: Color, mut f: impl FnMut(u8, Bitboard, bool)) {
+        let board = &pos.board;
+        let ksq = pos.king(loser);
+        let winner = loser.flip();
+        let empty = !board.occupied();
+        let nights = board.by_part[crate::core::board::NIGHT_IDX] & board.by_color[winner.idx()];
+        let night_pins = nights != 0 || self.night_promotions;
+        for x in Squares(board.by_color[loser.idx()] & !bb(ksq)) {
+            let k = board.kind_at(x).expect("occupied");
+            let first = if k == Kind::Pawn {
+                let front = if loser == Color::White {
+                    bb(x) << 8
+                } else {
+                    bb(x) >> 8
+                };
+                front & empty
+            } else {
+                self.steps[k as usize][x as usize] & empty
+            };
+            if first != 0 {
+                f(x, first, self.never_pinned_still(k, x, ksq, night_pins));
+            }
+        }
+    }
+
+    /// Can a pin of the piece of kind `k` on `x` to its king on `ksq` never leave it without
+    /// moves? So when `x` is on no line through `ksq` along which a winner piece pins (the
+    /// queen's lines, and the nightrider's where `night_pins`), when nothing lies beyond
+    /// `x` on that line, or when the piece moves along the line (the square after `x`,
+    /// away from the king, is a first square of its moves; a pawn on a file pushes along it):
+    /// a pinned piece may still move along the pin line, between the king and the pinner
+    /// or onto the pinner.
+    fn never_pinned_still(&self, k: Kind, x: u8, ksq: u8, night_pins: bool) -> bool {
+        let (queen, night) = self.beyond[ksq as usize][x as usize];
+        let beyond = if queen != NONE || !night_pins {
+            queen
+        } else {
+            night
+        };
+        if beyond == NONE {
+            return true;
+        }
+        if k == Kind::Pawn {
+            crate::core::square::file_of(x) == crate::core::square::file_of(ksq)
+        } else {
+            self.steps[k as usize][x as usize] & bb(beyond) != 0
+        }
+    }
+
+    /// Stalemate, the loser to move with this one move left and the winner with `w` after
+    /// it: which of the loser's moves can be followed by a stalemate? (`None` where the
+    /// cuts do not apply.) After a move from `a` to `b` of a piece other than the king the
+    /// king's lines stay, and a free unit off them (not the mover) stays free unless `b`
+    /// was its only empty first square; with no loser move left, [`Self::units_can_be_stopped`]
+    /// then needs at most `w` of them. So a move leaving more is dropped before it is played
+    /// (the same test would rule out the position after it).
+    pub fn last_loser_moves(&self, pos: &Position, w: u32) -> Option<LastMoves> {
+        let loser = pos.side;
+        let ksq = pos.king(loser);
+        if !self.immobile || !self.shared || pos.castling != 0 || ksq == NO_SQUARE {
+            return None;
+        }
+        let mut last = LastMoves {
+            king: ksq,
+            free: 0,
+            count: 0,
+            single: [NO_SQUARE; 64],
+            group: [0; 64],
+            budget: w as i32,
+        };
+        self.free_units(pos, loser, |x, first, off_line| {
+            if off_line {
+                last.free |= bb(x);
+                last.count += 1;
+                if first.count_ones() == 1 {
+                    let s = first.trailing_zeros() as u8;
+                    last.single[x as usize] = s;
+                    last.group[s as usize] += 1;
+                }
+            }
+        });
+        (last.count > last.budget).then_some(last)
     }
 
     /// Can a piece of kind `k` (`occ[d]`: squares it reaches within d moves) end on a square
