@@ -1202,6 +1202,20 @@ impl Reach {
         // winner cannot attack, the moves of a distinct own piece to hold it. Each flight
         // costs at least its nearest piece's distance: the number of depths d < l at
         // which no piece reaches it yet. (Unshared, each piece has all `l` moves.)
+        // With many moves left the flights' costs are added up bit-sliced: `slices[j]`
+        // holds bit j of each square's count of depths at which no piece reaches it.
+        let slices = (l > 3).then(|| {
+            let mut s = [0 as Bitboard; 4];
+            for &layer in &layers[..l] {
+                let mut carry = !layer;
+                for slice in s.iter_mut() {
+                    let next = *slice & carry;
+                    *slice ^= carry;
+                    carry = next;
+                }
+            }
+            s
+        });
         let mut out = 0;
         for k in Squares(ok) {
             let walk = king_distance(ksq, k);
@@ -1213,12 +1227,16 @@ impl Reach {
                 out |= bb(k);
                 continue;
             }
-            let cost: usize = walk
-                + layers[..l]
+            let holds: usize = match &slices {
+                Some(s) => (0..4)
+                    .map(|j| ((flights & s[j]).count_ones() as usize) << j)
+                    .sum(),
+                None => layers[..l]
                     .iter()
                     .map(|&layer| (flights & !layer).count_ones() as usize)
-                    .sum::<usize>();
-            if cost <= l {
+                    .sum(),
+            };
+            if walk + holds <= l {
                 out |= bb(k);
             }
         }
