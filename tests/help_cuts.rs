@@ -179,6 +179,30 @@ fn solve(fen: &str, stipulation: &str, condition: &str, exhaustive: bool) -> Opt
     Some(twin_text(&r, Style::Long))
 }
 
+/// Solves `fen` with the cuts and without and asserts the same text; whether it has a
+/// solution (`None` when the position is refused).
+fn cuts_agree(fen: &str, stipulation: &str, condition: &str) -> Option<bool> {
+    let t0 = std::time::Instant::now();
+    let trace = std::env::var_os("HELP_CUTS_TRACE").is_some();
+    if trace {
+        eprintln!("{fen} {stipulation}");
+    }
+    let cut = solve(fen, stipulation, condition, false)?;
+    let t1 = t0.elapsed().as_secs_f64();
+    let plain = solve(fen, stipulation, condition, true).expect("read once already");
+    if trace {
+        eprintln!(
+            "{stipulation} {fen} cut {t1:.3} plain {:.3}",
+            t0.elapsed().as_secs_f64() - t1
+        );
+    }
+    assert_eq!(
+        cut, plain,
+        "{fen} {stipulation}: the cuts lose or add a solution"
+    );
+    Some(cut.contains("  1."))
+}
+
 /// Compares `count` positions from `seed` under `condition`; returns how many had a
 /// solution.
 fn agree(seed: u64, count: usize, condition: &str) -> usize {
@@ -202,26 +226,10 @@ fn agree(seed: u64, count: usize, condition: &str) -> usize {
         let Some(fen) = g.fen(extra, queens, fairy) else {
             continue;
         };
-        let t0 = std::time::Instant::now();
-        if std::env::var_os("HELP_CUTS_TRACE").is_some() {
-            eprintln!("{fen} {stipulation}");
-        }
-        let Some(cut) = solve(&fen, stipulation, condition, false) else {
+        let Some(found) = cuts_agree(&fen, stipulation, condition) else {
             continue;
         };
-        let t1 = t0.elapsed().as_secs_f64();
-        let plain = solve(&fen, stipulation, condition, true).expect("read once already");
-        if std::env::var_os("HELP_CUTS_TRACE").is_some() {
-            eprintln!(
-                "{stipulation} {fen} cut {t1:.3} plain {:.3}",
-                t0.elapsed().as_secs_f64() - t1
-            );
-        }
-        assert_eq!(
-            cut, plain,
-            "{fen} {stipulation}: the cuts lose or add a solution"
-        );
-        solved += usize::from(cut.contains("  1."));
+        solved += usize::from(found);
         tested += 1;
     }
     solved
@@ -244,15 +252,10 @@ fn stalemates_agree(seed: u64, count: usize) -> usize {
         let Some(fen) = g.stalemate_fen(loser_white, white_to_move) else {
             continue;
         };
-        let Some(cut) = solve(&fen, stipulation, "orthodox", false) else {
+        let Some(found) = cuts_agree(&fen, stipulation, "orthodox") else {
             continue;
         };
-        let plain = solve(&fen, stipulation, "orthodox", true).expect("read once already");
-        assert_eq!(
-            cut, plain,
-            "{fen} {stipulation}: the cuts lose or add a solution"
-        );
-        solved += usize::from(cut.contains("  1."));
+        solved += usize::from(found);
         tested += 1;
     }
     solved
