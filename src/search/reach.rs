@@ -184,14 +184,30 @@ fn beyond_table() -> Vec<[(u8, u8); 64]> {
 /// The loser's last moves that can be followed by a stalemate ([`Reach::last_loser_moves`]).
 pub struct LastMoves {
     king: u8,
-    /// The free units that no pin could stop.
-    free: Bitboard,
-    count: i32,
     /// [square]: a free unit's only empty first square (`NO_SQUARE`: none or several).
     single: [u8; 64],
-    /// [square]: the free units whose only empty first square it is.
+    /// The free units that no pin could stop, and all free units, each with its budget.
+    sets: [FreeSet; 2],
+}
+
+/// Free units of [`LastMoves`]: their squares, their number, per square the units whose
+/// only empty first square it is, and how many the winner's moves and pins can stop.
+struct FreeSet {
+    at: Bitboard,
+    count: i32,
     group: [u8; 64],
     budget: i32,
+}
+
+impl FreeSet {
+    fn new(budget: i32) -> FreeSet {
+        FreeSet {
+            at: 0,
+            count: 0,
+            group: [0; 64],
+            budget,
+        }
+    }
 }
 
 impl LastMoves {
@@ -202,12 +218,14 @@ impl LastMoves {
             return true;
         }
         let (a, b) = (m.from as usize, m.to as usize);
-        let mut left = self.count - i32::from(self.group[b]);
-        if self.free & bb(m.from) != 0 {
-            // The mover is free no more (or counted in `group[b]` already).
-            left -= i32::from(self.single[a] != m.to);
-        }
-        left <= self.budget
+        self.sets.iter().all(|set| {
+            let mut left = set.count - i32::from(set.group[b]);
+            if set.at & bb(m.from) != 0 {
+                // The mover is free no more (or counted in `group[b]` already).
+                left -= i32::from(self.single[a] != m.to);
+            }
+            left <= set.budget
+        })
     }
 }
 
@@ -1116,36 +1134,42 @@ impl Reach {
     /// Stalemate, the loser to move with this one move left and the winner with `w` after
     /// it: which of the loser's moves can be followed by a stalemate? (`None` where the
     /// cuts do not apply.) After a move from `a` to `b` of a piece other than the king the
-    /// king's lines stay, and a free unit off them (not the mover) stays free unless `b`
-    /// was its only empty first square; with no loser move left, [`Self::units_can_be_stopped`]
-    /// then needs at most `w` of them. So a move leaving more is dropped before it is played
-    /// (the same test would rule out the position after it).
+    /// king stays, whether a pin could stop a unit stays as it is, and a free unit (not
+    /// the mover) stays free unless `b` was its only empty first square; with no loser move
+    /// left, [`Self::units_can_be_stopped`] then needs at most `w` free units that no pin
+    /// could stop and at most `w` plus the pinners free units in all (the mover captures
+    /// pinners, if anything). So a move leaving more is dropped before it is played (the
+    /// same test would rule out the position after it).
     pub fn last_loser_moves(&self, pos: &Position, w: u32) -> Option<LastMoves> {
         let loser = pos.side;
         let ksq = pos.king(loser);
         if !self.immobile || !self.shared || pos.castling != 0 || ksq == NO_SQUARE {
             return None;
         }
+        let budget = w as i32;
+        let pins = pinners(pos, loser.flip(), w as usize) as i32;
         let mut last = LastMoves {
             king: ksq,
-            free: 0,
-            count: 0,
             single: [NO_SQUARE; 64],
-            group: [0; 64],
-            budget: w as i32,
+            sets: [FreeSet::new(budget), FreeSet::new(budget + pins)],
         };
-        self.free_units(pos, loser, |x, first, off_line| {
-            if off_line {
-                last.free |= bb(x);
-                last.count += 1;
-                if first.count_ones() == 1 {
-                    let s = first.trailing_zeros() as u8;
-                    last.single[x as usize] = s;
-                    last.group[s as usize] += 1;
+        self.free_units(pos, loser, |x, first, unpinnable| {
+            let single = (first.count_ones() == 1).then(|| first.trailing_zeros() as u8);
+            if let Some(s) = single {
+                last.single[x as usize] = s;
+            }
+            for set in &mut last.sets[usize::from(!unpinnable)..] {
+                set.at |= bb(x);
+                set.count += 1;
+                if let Some(s) = single {
+                    set.group[s as usize] += 1;
                 }
             }
         });
-        (last.count > last.budget).then_some(last)
+        last.sets
+            .iter()
+            .any(|set| set.count > set.budget)
+            .then_some(last)
     }
 
     /// Can a piece of kind `k` (`occ[d]`: squares it reaches within d moves) end on a square
