@@ -261,14 +261,19 @@ fn stalemates_agree(seed: u64, count: usize) -> usize {
     solved
 }
 
+/// `HELP_CUTS_N` positions, or `default`.
+fn count_from_env(default: usize) -> usize {
+    std::env::var("HELP_CUTS_N")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
 /// The stalemate cuts (the free units, the last moves worth playing) on positions made
 /// for stalemates: many pawns of the side to be stalemated, few units of the other.
 #[test]
 fn stalemate_cuts_agree_with_the_plain_search() {
-    let n = std::env::var("HELP_CUTS_N")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(250);
+    let n = count_from_env(250);
     let solved = stalemates_agree(0x6A09_E667_F3BC_C908, n);
     assert!(solved > n / 20, "{solved} solved");
 }
@@ -309,10 +314,7 @@ fn agree_and_solve(seed: u64, count: usize, condition: &str, min_solved: usize) 
 
 #[test]
 fn help_cuts_agree_with_the_plain_search() {
-    let n = std::env::var("HELP_CUTS_N")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(350);
+    let n = count_from_env(350);
     agree_and_solve(0x9E37_79B9_7F4A_7C15, n, "orthodox", 10);
 }
 

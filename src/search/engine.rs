@@ -614,8 +614,7 @@ impl<'a> Engine<'a> {
         if plies == 1 {
             return self.goal_in_one(ctx, pos).is_some();
         }
-        let last = self.last_loser_moves(pos, plies == 2);
-        let keep = |m| last.as_ref().is_none_or(|l| l.keep(m));
+        let keep = self.last_moves_filter(pos, plies == 2);
         self.exact_depth(help_key(pos, plies), plies, pos, sharp, keep, |child| {
             self.help(ctx, child, plies - 1)
         })
@@ -643,12 +642,24 @@ impl<'a> Engine<'a> {
         })
     }
 
-    /// Stalemate: where the side to move is to be stalemated after its move (`last`) and
-    /// one move of the other side, the moves worth playing ([`Reach::last_loser_moves`]).
-    fn last_loser_moves(&self, pos: &Position, last: bool) -> Option<LastMoves> {
-        match &self.reach {
-            Some(r) if last && self.goal == Goal::Stalemate => r.last_loser_moves(pos, 1),
-            _ => None,
+    /// Which moves of the side to move are worth playing: where it is to be stalemated
+    /// after its move (`last`) and one move of the other side, those
+    /// [`Reach::last_loser_moves`] keeps, else all. The filter is built at the first move
+    /// asked about, so a node the table or the cuts answer never builds it.
+    fn last_moves_filter<'s>(
+        &'s self,
+        pos: &'s Position,
+        last: bool,
+    ) -> impl FnMut(Move) -> bool + 's {
+        let filter = std::cell::OnceCell::<Option<LastMoves>>::new();
+        move |m| {
+            filter
+                .get_or_init(|| match &self.reach {
+                    Some(r) if last && self.goal == Goal::Stalemate => r.last_loser_moves(pos, 1),
+                    _ => None,
+                })
+                .as_ref()
+                .is_none_or(|l| l.keep(m))
         }
     }
 
@@ -735,8 +746,7 @@ impl<'a> Engine<'a> {
         let Some(sharp) = self.series_gate(end, pos, k) else {
             return false;
         };
-        let last = self.last_loser_moves(pos, k == 1 && end == SeriesEnd::Help);
-        let keep = |m| last.as_ref().is_none_or(|l| l.keep(m));
+        let keep = self.last_moves_filter(pos, k == 1 && end == SeriesEnd::Help);
         self.exact_depth(series_key(end, pos, k), k, pos, sharp, keep, |child| {
             self.series_step(ctx, end, child, k)
         })

@@ -1043,13 +1043,13 @@ impl Reach {
             return true;
         }
         let units = &units[..free_b];
-        // The most units that `l` squares complete (of those `pick` accepts): the sum of
-        // the `l` largest counts per square of units with at most `l` squares.
-        let top = |pick: &dyn Fn(bool) -> bool| {
+        // The most units that `l` squares complete (of all, or of those no pin could stop):
+        // the sum of the `l` largest counts per square of units with at most `l` squares.
+        let top = |only_unpinnable: bool| {
             let mut count = [0u8; 64];
             let mut touched = 0;
             for &(first, unpinnable) in units {
-                if pick(unpinnable) && first.count_ones() as usize <= l {
+                if (unpinnable || !only_unpinnable) && first.count_ones() as usize <= l {
                     for s in Squares(first) {
                         count[s as usize] += 1;
                     }
@@ -1067,16 +1067,14 @@ impl Reach {
             }
             best.iter().take(l).map(|&c| c as usize).sum::<usize>()
         };
-        let top_b = if l == 0 { 0 } else { top(&|_| true) };
+        let top_b = top(false);
         // Every unit not stopped otherwise is pinned, one pinner each.
         let pins = pinners(pos, loser.flip(), w);
         if free_b > l + w + top_b + pins {
             return false;
         }
         // With the king moving, or with the king staying.
-        (l >= 1 && free_b < l + w + top_b + pins)
-            || free_a <= l + w
-            || l >= 1 && free_a <= l + w + top(&|unpinnable| unpinnable)
+        (l >= 1 && free_b < l + w + top_b + pins) || free_a <= l + w + top(true)
     }
 
     /// Calls `f` with each free unit of the loser (king aside; see
@@ -1092,12 +1090,7 @@ impl Reach {
         for x in Squares(board.by_color[loser.idx()] & !bb(ksq)) {
             let k = board.kind_at(x).expect("occupied");
             let first = if k == Kind::Pawn {
-                let front = if loser == Color::White {
-                    bb(x) << 8
-                } else {
-                    bb(x) >> 8
-                };
-                front & empty
+                bb((x as i8 + loser.forward()) as u8) & empty
             } else {
                 self.steps[k as usize][x as usize] & empty
             };
