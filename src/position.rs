@@ -290,7 +290,15 @@ impl Position {
     #[inline]
     pub fn make(&self, m: Move) -> Position {
         let mut p = *self;
-        let us = self.side;
+        p.apply(m);
+        p
+    }
+
+    /// Plays an orthodox move in place; legality is not checked here.
+    #[inline]
+    fn apply(&mut self, m: Move) {
+        let p = self;
+        let us = p.side;
         if p.ep != NO_SQUARE {
             p.hash ^= ZOBRIST.ep[p.ep as usize];
             p.ep = NO_SQUARE;
@@ -301,7 +309,7 @@ impl Position {
             p.put(m.to, Piece::new(us, kind));
             p.side = us.flip();
             p.hash ^= ZOBRIST.side;
-            return p;
+            return;
         }
         let mut piece = p.remove(m.from).expect("move from an empty square");
         match m.kind {
@@ -359,7 +367,6 @@ impl Position {
                 p.hash ^= ZOBRIST.ep[ep as usize];
             }
         }
-        p
     }
 
     /// Sets a pocket (hash included).

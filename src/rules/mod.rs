@@ -204,6 +204,18 @@ pub trait ConditionRules {
         orthodox::is_legal_child(&child).then_some(child)
     }
 
+    /// [`ConditionRules::play`], the child handed to `f` where it was built: `None` when
+    /// the move is illegal.
+    #[inline]
+    fn play_then<R, F: FnOnce(&Position) -> R>(
+        pos: &Position,
+        rules: &Rules,
+        m: Move,
+        f: F,
+    ) -> Option<R> {
+        Self::play(pos, rules, m).map(|child| f(&child))
+    }
+
     /// Pseudo-legal moves (cheap-replay conditions) or the legal moves (the others; a
     /// list that would overflow stops at the capacity).
     fn generate(pos: &Position, rules: &Rules, list: &mut MoveList) {
@@ -218,6 +230,33 @@ pub trait ConditionRules {
 
     fn has_legal_move(pos: &Position, rules: &Rules) -> bool {
         Self::for_each_legal(pos, rules, |_, _| ControlFlow::Break(())).is_break()
+    }
+
+    /// As [`Self::for_each_legal`], where the rules may leave out moves after which the
+    /// other side surely has a legal move that gives no check (a selfmate's last move:
+    /// such a reply refutes it). The default leaves out none.
+    fn for_each_legal_without_quiet_answer<F>(
+        pos: &Position,
+        rules: &Rules,
+        f: F,
+    ) -> ControlFlow<()>
+    where
+        F: FnMut(Move, &Position) -> ControlFlow<()>,
+    {
+        Self::for_each_legal(pos, rules, f)
+    }
+
+    /// Does the side to move have a legal move that leaves the other side out of check?
+    /// (A selfmate's last defence: any such move refutes.)
+    fn has_legal_move_without_check(pos: &Position, rules: &Rules) -> bool {
+        Self::for_each_legal(pos, rules, |_, child| {
+            if Self::in_check(child, rules) {
+                ControlFlow::Continue(())
+            } else {
+                ControlFlow::Break(())
+            }
+        })
+        .is_break()
     }
 
     /// Is the side to move in check?
@@ -642,6 +681,21 @@ impl Rules {
         dispatch!(self.condition, C => C::has_legal_move(pos, self))
     }
 
+    /// See [`ConditionRules::for_each_legal_without_quiet_answer`].
+    #[inline]
+    pub fn for_each_legal_without_quiet_answer<F>(&self, pos: &Position, f: F) -> ControlFlow<()>
+    where
+        F: FnMut(Move, &Position) -> ControlFlow<()>,
+    {
+        dispatch!(self.condition, C => C::for_each_legal_without_quiet_answer(pos, self, f))
+    }
+
+    /// See [`ConditionRules::has_legal_move_without_check`].
+    #[inline]
+    pub fn has_legal_move_without_check(&self, pos: &Position) -> bool {
+        dispatch!(self.condition, C => C::has_legal_move_without_check(pos, self))
+    }
+
     /// Is the side not to move in check under this condition (an illegal diagram)? For Combo
     /// that is combo check: the side to move could capture the king with one combo.
     pub fn other_side_in_check(&self, pos: &Position) -> bool {
@@ -683,6 +737,19 @@ impl Rules {
     #[inline]
     pub fn play(&self, pos: &Position, m: Move) -> Option<Position> {
         dispatch!(self.condition, C => C::play(pos, self, m))
+    }
+
+    /// [`Rules::play`], the child handed to `f` where it was built (a copy of a position
+    /// just written stalls on its stores, and the search copied each child it played):
+    /// `None` when the move is illegal.
+    #[inline]
+    pub fn play_then<R, F: FnOnce(&Position) -> R>(
+        &self,
+        pos: &Position,
+        m: Move,
+        f: F,
+    ) -> Option<R> {
+        dispatch!(self.condition, C => C::play_then(pos, self, m, f))
     }
 
     /// The position after a generated move and its effects (legality not checked), or

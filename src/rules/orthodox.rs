@@ -53,8 +53,34 @@ impl super::ConditionRules for Orthodox {
     }
 
     #[inline]
+    fn play_then<R, F: FnOnce(&Position) -> R>(pos: &Position, _: &Rules, m: Move, f: F) -> Option<R> {
+        let child = pos.make(m);
+        is_legal_child(&child).then(|| f(&child))
+    }
+
+    #[inline]
     fn has_legal_move(pos: &Position, rules: &Rules) -> bool {
         has_legal_move(pos, rules)
+    }
+
+    #[inline]
+    fn for_each_legal_without_quiet_answer<F>(pos: &Position, rules: &Rules, mut f: F) -> ControlFlow<()>
+    where
+        F: FnMut(Move, &Position) -> ControlFlow<()>,
+    {
+        each_legal_without_quiet_answer(pos, rules, &mut f)
+    }
+
+    #[inline]
+    fn has_legal_move_without_check(pos: &Position, rules: &Rules) -> bool {
+        each_legal_unplayed(pos, rules, &mut |m| {
+            if may_give_check(pos, m) {
+                ControlFlow::Continue(())
+            } else {
+                ControlFlow::Break(())
+            }
+        })
+        .is_break()
     }
 
     #[inline]
@@ -313,6 +339,133 @@ pub fn each_check_candidate(
         }
     }
     castling_moves(pos, rules, emit)
+}
+
+/// Can the move `m` of the side to move (pseudo-legal, in a legal position) check the other
+/// side's royal king? Exact for plain moves, two-steps and promotions: the moved piece
+/// attacks the king from its new square, or a piece of ours attacks it through the square
+/// the move left (no other piece of ours attacks it before the move: the position is
+/// legal). Castling, en passant and the fairy move kinds answer true without looking.
+fn may_give_check(pos: &Position, m: Move) -> bool {
+    if !matches!(m.kind, MoveKind::Normal | MoveKind::DoublePush) {
+        return true;
+    }
+    let us = pos.side;
+    let k = pos.king(us.flip());
+    if k == NO_SQUARE {
+        return false;
+    }
+    let board = &pos.board;
+    let Some(kind) = m.promo.or_else(|| board.kind_at(m.from)) else {
+        return true;
+    };
+    let occ = (board.occupied() & !bb(m.from)) | bb(m.to);
+    piece_attacks(m.to, us, kind, occ) & bb(k) != 0
+        || board.attackers_to(k, us, occ) & !bb(m.from) != 0
+}
+
+/// A quiet reply of the other side, kept across the moves of the side to move: the squares
+/// a move of ours must not land on (`lands`) or leave (`leaves`) for the reply to stay
+/// legal and checkless.
+#[derive(Clone, Copy)]
+struct QuietReply {
+    from: Square,
+    lands: Bitboard,
+    leaves: Bitboard,
+}
+
+/// As `for_each_legal`, leaving out moves after which the other side surely keeps a legal
+/// move that gives no check (in a selfmate's last move such a reply refutes). Where the
+/// side to move is in check, or a king is missing, every move is played.
+///
+/// Why it is sound. Let P be the position (we are to move, not in check, so the other
+/// side's king K and our king W are safe), and q a legal reply in P with the other side to
+/// move (the null move) that is a plain move (or two-step, or promotion) of a piece other
+/// than the king and does not attack W. Let m be one of our legal moves: a plain move (or
+/// two-step, promotion) of a piece other than our king. After m, q is still a legal,
+/// checkless reply when:
+/// 1. m lands on none of q's squares (its origin, its target, the squares between): q's
+///    piece is still there, its path is still empty and its target still holds what it
+///    held, unless m leaves q's target (a capture target gone);
+/// 2. m leaves no square between K and a piece of ours with a line part, and none between
+///    W and a piece of theirs with a line part, and none between q's target and W: after
+///    q and m the only lines opened are those q opens, so K is attacked only if it is
+///    attacked after q alone (it is not, q is legal) or by the piece m moved, and W is not
+///    attacked (q gives no check; m's opened squares are none of those lines; filled
+///    squares only block);
+/// 3. the piece m moved does not attack K from its new square even with q's origin
+///    emptied (a superset of its attacks after m, and after m and q).
+///
+/// Then the move is left out: a defence of the selfmate's last move would find q.
+pub fn each_legal_without_quiet_answer(
+    pos: &Position,
+    rules: &Rules,
+    f: &mut impl FnMut(Move, &Position) -> ControlFlow<()>,
+) -> ControlFlow<()> {
+    let us = pos.side;
+    let them = us.flip();
+    let (w, k) = (pos.king(us), pos.king(them));
+    let board = &pos.board;
+    if w == NO_SQUARE || k == NO_SQUARE || board.attacked(w, them) {
+        return each_legal_unplayed(pos, rules, &mut |m| f(m, &pos.make(m)));
+    }
+    let line_parts = board.by_part[BISHOP_IDX] | board.by_part[ROOK_IDX] | board.by_part[NIGHT_IDX];
+    let mut lines = 0;
+    for s in Squares(line_parts & board.by_color[us.idx()]) {
+        lines |= line_between(k, s);
+    }
+    for s in Squares(line_parts & board.by_color[them.idx()]) {
+        lines |= line_between(w, s);
+    }
+    let null = pos.null_move();
+    let mut replies = [QuietReply {
+        from: 0,
+        lands: 0,
+        leaves: 0,
+    }; 4];
+    let mut len = 0;
+    let mut froms = 0;
+    let _ = each_legal_unplayed(&null, rules, &mut |q| {
+        if !matches!(q.kind, MoveKind::Normal | MoveKind::DoublePush)
+            || q.from == k
+            || froms & bb(q.from) != 0
+            || may_give_check(&null, q)
+        {
+            return ControlFlow::Continue(());
+        }
+        replies[len] = QuietReply {
+            from: q.from,
+            lands: bb(q.from) | bb(q.to) | line_between(q.from, q.to),
+            leaves: bb(q.to) | line_between(q.to, w) | lines,
+        };
+        froms |= bb(q.from);
+        len += 1;
+        if len == replies.len() {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    });
+    let replies = &replies[..len];
+    let occ = board.occupied();
+    each_legal_unplayed(pos, rules, &mut |m| {
+        if matches!(m.kind, MoveKind::Normal | MoveKind::DoublePush) && m.from != w {
+            if let Some(kind) = m.promo.or_else(|| board.kind_at(m.from)) {
+                let occ_m = (occ & !bb(m.from)) | bb(m.to);
+                let near = piece_attacks(m.to, us, kind, occ_m & !froms) & bb(k) == 0;
+                let kept = replies.iter().any(|r| {
+                    r.lands & bb(m.to) == 0
+                        && r.leaves & bb(m.from) == 0
+                        && (near
+                            || piece_attacks(m.to, us, kind, occ_m & !bb(r.from)) & bb(k) == 0)
+                });
+                if kept {
+                    return ControlFlow::Continue(());
+                }
+            }
+        }
+        f(m, &pos.make(m))
+    })
 }
 
 /// Calls `f` with each legal move, deciding legality without playing the move wherever the
@@ -825,6 +978,67 @@ mod tests {
             }
         }
         assert!(checked > 1000);
+    }
+
+    /// The check test before the move agrees with playing it: exact for plain moves, two-
+    /// steps and promotions, never false before a move that checks; and the selfmate's
+    /// "a legal move without check?" agrees with playing every legal move.
+    #[test]
+    fn checks_are_seen_before_the_move_is_played() {
+        use crate::moves::MoveKind;
+        use std::ops::ControlFlow;
+        let fens = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+            "k7/8/1K6/8/8/8/8/(n)6(EM) w - - 0 1",
+            "4k3/1P4P1/8/3(nr)4/8/8/4(am)3/K6(KB) w - - 0 1",
+        ];
+        let rules = Rules::default();
+        let (mut checks, mut quiet) = (0, 0);
+        for f in fens {
+            let pos = Position::from_fen(f).unwrap();
+            for (_, c1) in rules.legal_moves(&pos) {
+                for (_, c2) in std::iter::once((crate::moves::Move::new(0, 0), c1))
+                    .chain(rules.legal_moves(&c1))
+                {
+                    let mut without_check = false;
+                    for (m, child) in rules.legal_moves(&c2) {
+                        let gives = child.in_check();
+                        let said = super::may_give_check(&c2, m);
+                        if matches!(m.kind, MoveKind::Normal | MoveKind::DoublePush) {
+                            assert_eq!(said, gives, "{} {m:?}", c2.to_fen());
+                        } else {
+                            assert!(said || !gives, "{} {m:?}", c2.to_fen());
+                        }
+                        if gives {
+                            checks += 1;
+                        } else {
+                            quiet += 1;
+                            without_check = true;
+                        }
+                    }
+                    assert_eq!(
+                        rules.has_legal_move_without_check(&c2),
+                        without_check,
+                        "{}",
+                        c2.to_fen()
+                    );
+                    let generic = rules
+                        .for_each_legal(&c2, |_, child| {
+                            if child.in_check() {
+                                ControlFlow::Continue(())
+                            } else {
+                                ControlFlow::Break(())
+                            }
+                        })
+                        .is_break();
+                    assert_eq!(generic, without_check);
+                }
+            }
+        }
+        assert!(checks > 1000 && quiet > 10000, "{checks} {quiet}");
     }
 
     #[test]

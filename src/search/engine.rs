@@ -345,10 +345,12 @@ impl<'a> Engine<'a> {
             .filter(|_| self.rules.cheap_replay())
             .filter(|&k| self.rules.is_pseudo_legal(pos, k));
         if let Some(k) = first {
-            if let Some(child) = self.rules.play(pos, k) {
-                if self.def(ctx, b, &child, n) {
-                    return true;
-                }
+            if self
+                .rules
+                .play_then(pos, k, |child| self.def(ctx, b, child, n))
+                == Some(true)
+            {
+                return true;
             }
         }
         let won = self.first_winning_child(ctx, b, pos, n, first);
@@ -370,8 +372,23 @@ impl<'a> Engine<'a> {
         n: u32,
         skip: Option<Move>,
     ) -> Option<Move> {
-        let mut pending: Option<(Move, Position)> = None;
         let mut won = None;
+        if n == 1 && b == Battle::Self_ && self.goal == Goal::Mate && !self.plain {
+            // A selfmate's last move: the rules may skip moves that surely leave the
+            // defender a move without check (it would refute them).
+            let _ = self
+                .rules
+                .for_each_legal_without_quiet_answer(pos, |m, child| {
+                    if Some(m) != skip && self.def(ctx, b, child, 1) {
+                        won = Some(m);
+                        ControlFlow::Break(())
+                    } else {
+                        ControlFlow::Continue(())
+                    }
+                });
+            return won;
+        }
+        let mut pending: Option<(Move, Position)> = None;
         let _ = self.rules.for_each_legal(pos, |m, child| {
             if Some(m) == skip {
                 return ControlFlow::Continue(());
@@ -451,6 +468,15 @@ impl<'a> Engine<'a> {
                 return false;
             }
         }
+        // A selfmate's last defence: a legal move that gives no check cannot mate, so it
+        // refutes (asked without playing the moves where the rules can).
+        if b == Battle::Self_
+            && n == 1
+            && self.goal == Goal::Mate
+            && self.rules.has_legal_move_without_check(pos)
+        {
+            return false;
+        }
         // The refutation found last at this depth, tried before any generation: it often
         // refutes again, and then the node costs one move.
         let tried = match self.killer_first(ctx, b, pos, n) {
@@ -490,8 +516,10 @@ impl<'a> Engine<'a> {
         let k = ctx.killers[(n as usize).min(63)]
             .filter(|_| self.rules.cheap_replay())
             .filter(|&k| self.rules.is_pseudo_legal(pos, k))?;
-        let child = self.rules.play(pos, k)?;
-        Some((k, !self.defence_fails(ctx, b, &child, n)))
+        let refutes = self
+            .rules
+            .play_then(pos, k, |child| !self.defence_fails(ctx, b, child, n))?;
+        Some((k, refutes))
     }
 
     /// Popeye's `Threat n`: after an attacker move that leaves more than n moves and does
@@ -548,10 +576,10 @@ impl<'a> Engine<'a> {
             }
         }
         for &m in moves.iter().filter(|&&m| Some(m) != tried) {
-            let Some(child) = self.rules.play(pos, m) else {
-                continue;
-            };
-            if !self.defence_fails(ctx, b, &child, n) {
+            let refutes = self
+                .rules
+                .play_then(pos, m, |child| !self.defence_fails(ctx, b, child, n));
+            if refutes == Some(true) {
                 ctx.killers[depth] = Some(m);
                 return false;
             }
@@ -913,6 +941,98 @@ mod tests {
             }
             Some(pos)
         }
+    }
+
+    /// A selfmate's last move is skipped only when the defender surely has a move without
+    /// check: every skipped move is checked by playing every reply, on random positions and
+    /// on positions a few random moves away from the selfmates of Popeye's examples; and
+    /// selfmates in one and two agree with the plain search there.
+    #[test]
+    fn selfmate_skips_agree_with_the_plain_search() {
+        let rules = Rules::new(crate::rules::Condition::Orthodox);
+        let stop = AtomicBool::new(false);
+        let mut g = Gen(0x9E37_79B9_7F4A_7C15);
+        let problems = [
+            "8/8/8/8/8/kp5R/p7/K7 w - - 0 1",
+            "8/8/8/2p5/8/kpR5/p7/K7 w - - 0 1",
+            "8/8/8/8/2R1P3/kp1B4/8/K7 w - - 0 1",
+            "8/8/8/2p5/2R5/kp5P/p7/K7 w - - 0 1",
+            "8/8/1Q6/8/krR5/bp3p1p/qr3PpP/R3K1n1 w Q - 0 1",
+            "8/8/8/8/1p4Q1/k7/p7/K7 w - - 0 1",
+            "8/8/8/8/1p6/k7/p1Q5/K7 w - - 0 1",
+            "8/8/8/2p3p1/2R3P1/kp6/p7/K7 w - - 0 1",
+            "8/R4PpP/5kp1/PP1R2N1/Kp3P1B/bQ4P1/rr1p4/nn1b1N1B w - - 0 1",
+            "2K3nr/1PPpp2p/3R3p/3pNPkP/3P4/3PP2Q/8/3B4 w - - 0 1",
+            "8/4B3/3Rp2p/2Nbk1pP/1Qp2pKn/1N3P1P/3R4/8 w - - 0 1",
+        ];
+        // Two positions where the defender's only quiet moves are lost to one move of
+        // ours: a pawn's capture of the piece that moves away (b5xc4 after Nc4 moves), and a
+        // knight move that opens the h-file to a rook arriving on h1.
+        let fixed = [
+            "7k/5K2/5N2/1p6/1PN5/8/8/8 w - - 0 1",
+            "7k/5K2/5N2/7n/8/8/8/R7 w - - 0 1",
+        ];
+        let (mut tested, mut skipped, mut played, mut found) = (0, 0, 0, 0);
+        while tested < 3000 + fixed.len() {
+            let pos = if tested >= 3000 {
+                Position::from_fen(fixed[tested - 3000]).expect("fixed FEN")
+            } else if tested % 2 == 0 {
+                let Some(p) = g.position() else { continue };
+                p
+            } else {
+                // Up to three random moves (either side's, a null move now and then) away
+                // from one of the examples.
+                let mut p = Position::from_fen(problems[g.below(problems.len() as u64) as usize])
+                    .expect("example FEN");
+                for _ in 0..g.below(4) {
+                    let moves = rules.legal_moves(&p);
+                    if moves.is_empty() || g.below(5) == 0 {
+                        p = p.null_move();
+                    } else {
+                        p = moves[g.below(moves.len() as u64) as usize].1;
+                    }
+                }
+                if p.null_move().in_check() {
+                    continue;
+                }
+                p
+            };
+            tested += 1;
+            let mut kept = Vec::new();
+            let _ = rules.for_each_legal_without_quiet_answer(&pos, |m, _| {
+                kept.push(m);
+                ControlFlow::Continue(())
+            });
+            for (m, child) in rules.legal_moves(&pos) {
+                if kept.contains(&m) {
+                    played += 1;
+                    continue;
+                }
+                skipped += 1;
+                let quiet = rules
+                    .legal_moves(&child)
+                    .iter()
+                    .any(|(_, c)| !rules.in_check(c));
+                assert!(quiet, "{} {m:?}", pos.to_fen());
+            }
+            if tested % 2 == 1 || tested % 8 == 0 {
+                let (tt1, tt2) = (Tt::new(1), Tt::new(1));
+                let cut = Engine::new(&rules, Goal::Mate, &tt1, &stop);
+                let plain = Engine::new(&rules, Goal::Mate, &tt2, &stop).exhaustive();
+                let mut ctx = Ctx::new();
+                for n in 1..=2 {
+                    let a = cut.att(&mut ctx, Battle::Self_, &pos, n);
+                    let b = plain.att(&mut ctx, Battle::Self_, &pos, n);
+                    assert_eq!(a, b, "s#{n} {}", pos.to_fen());
+                    found += usize::from(a);
+                }
+            }
+        }
+        // Both kinds of moves occur, and selfmates are found.
+        assert!(
+            skipped > 10_000 && played > 1_000 && found > 20,
+            "{skipped} {played} {found}"
+        );
     }
 
     /// The final-position cut and the stalemate landing filter never lose a solution:
