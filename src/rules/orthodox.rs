@@ -8,6 +8,7 @@
 use super::Rules;
 use crate::core::bitboard::*;
 use crate::core::board::{BISHOP_IDX, NIGHT_IDX, PAWN_IDX, ROOK_IDX, piece_attacks};
+use crate::core::board::Board;
 use crate::core::{Bitboard, Color, Kind, NO_SQUARE, Square, Squares, bb};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::{CASTLINGS, Position};
@@ -370,8 +371,69 @@ fn may_give_check(pos: &Position, m: Move) -> bool {
 #[derive(Clone, Copy)]
 struct QuietReply {
     from: Square,
+    to: Square,
+    /// The kind q's piece has on its target.
+    kind: Kind,
     lands: Bitboard,
     leaves: Bitboard,
+}
+
+/// The lines a move and a reply could open together: between a king and each piece of the
+/// other colour that rides toward it along their line (a rook part on a rook line, a bishop
+/// part on a diagonal, a nightrider part on any line) and has one or two units between.
+/// A line with one unit between opens when that unit leaves; with two, when both leave
+/// (one by the move, one by the reply); with more it stays shut.
+struct OpenLines {
+    one: Bitboard,
+    two: [Bitboard; 16],
+    len: usize,
+}
+
+impl OpenLines {
+    fn new() -> OpenLines {
+        OpenLines {
+            one: 0,
+            two: [0; 16],
+            len: 0,
+        }
+    }
+
+    fn add(&mut self, between: Bitboard, occ: Bitboard) {
+        match (between & occ).count_ones() {
+            0 => {}
+            1 => self.one |= between,
+            2 if self.len < self.two.len() => {
+                self.two[self.len] = between;
+                self.len += 1;
+            }
+            2 => self.one |= between,
+            _ => {}
+        }
+    }
+
+    /// The riders of `by` toward `king`.
+    fn toward(&mut self, board: &Board, king: Square, by: Color, occ: Bitboard) {
+        for s in Squares(rook_attacks(king, 0) & board.part(ROOK_IDX, by)) {
+            self.add(between(king, s), occ);
+        }
+        for s in Squares(bishop_attacks(king, 0) & board.part(BISHOP_IDX, by)) {
+            self.add(between(king, s), occ);
+        }
+        for s in Squares(board.part(NIGHT_IDX, by)) {
+            self.add(line_between(king, s), occ);
+        }
+    }
+
+    /// The squares a move must not leave when the reply leaves `from`.
+    fn with(&self, from: Square) -> Bitboard {
+        let mut lines = self.one;
+        for &b in &self.two[..self.len] {
+            if b & bb(from) != 0 {
+                lines |= b;
+            }
+        }
+        lines
+    }
 }
 
 /// As `for_each_legal`, leaving out moves after which the other side surely keeps a legal
@@ -383,18 +445,26 @@ struct QuietReply {
 /// move (the null move) that is a plain move (or two-step, or promotion) of a piece other
 /// than the king and does not attack W. Let m be one of our legal moves: a plain move (or
 /// two-step, promotion) of a piece other than our king. After m, q is still a legal,
-/// checkless reply when:
+/// checkless reply when (our king's moves: 4):
 /// 1. m lands on none of q's squares (its origin, its target, the squares between): q's
 ///    piece is still there, its path is still empty and its target still holds what it
 ///    held, unless m leaves q's target (a capture target gone);
-/// 2. m leaves no square between K and a piece of ours with a line part, and none between
-///    W and a piece of theirs with a line part, and none between q's target and W: after
+/// 2. m leaves no square between K and a piece of ours riding toward it along that line,
+///    nor between W and such a piece of theirs, where that line has one unit between, or
+///    two with q's origin one of them (`OpenLines`: other lines stay shut when m and q
+///    empty a square each), and no square between q's target and W: after
 ///    q and m the only lines opened are those q opens, so K is attacked only if it is
 ///    attacked after q alone (it is not, q is legal) or by the piece m moved, and W is not
 ///    attacked (q gives no check; m's opened squares are none of those lines; filled
 ///    squares only block);
 /// 3. the piece m moved does not attack K from its new square even with q's origin
 ///    emptied (a superset of its attacks after m, and after m and q).
+///
+/// 4. When m is a move of our king from W to t instead: m lands on none of q's squares, W
+///    is none of the squares of 2 (lines toward K it could open), and after q and m no unit
+///    of theirs attacks t: q's piece from its target, or another (the one m takes on t
+///    aside) with q's origin and W emptied and t and q's target filled. K is attacked after
+///    q and m only through W (excluded) or by our king (t is not next to K: m is legal).
 ///
 /// Then the move is left out: a defence of the selfmate's last move would find q.
 pub fn each_legal_without_quiet_answer(
@@ -409,17 +479,15 @@ pub fn each_legal_without_quiet_answer(
     if w == NO_SQUARE || k == NO_SQUARE || board.attacked(w, them) {
         return each_legal_unplayed(pos, rules, &mut |m| f(m, &pos.make(m)));
     }
-    let line_parts = board.by_part[BISHOP_IDX] | board.by_part[ROOK_IDX] | board.by_part[NIGHT_IDX];
-    let mut lines = 0;
-    for s in Squares(line_parts & board.by_color[us.idx()]) {
-        lines |= line_between(k, s);
-    }
-    for s in Squares(line_parts & board.by_color[them.idx()]) {
-        lines |= line_between(w, s);
-    }
+    let occ = board.occupied();
+    let mut lines = OpenLines::new();
+    lines.toward(board, k, us, occ);
+    lines.toward(board, w, them, occ);
     let null = pos.null_move();
     let mut replies = [QuietReply {
         from: 0,
+        to: 0,
+        kind: Kind::Pawn,
         lands: 0,
         leaves: 0,
     }; 4];
@@ -433,10 +501,15 @@ pub fn each_legal_without_quiet_answer(
         {
             return ControlFlow::Continue(());
         }
+        let Some(kind) = q.promo.or_else(|| board.kind_at(q.from)) else {
+            return ControlFlow::Continue(());
+        };
         replies[len] = QuietReply {
             from: q.from,
+            to: q.to,
+            kind,
             lands: bb(q.from) | bb(q.to) | line_between(q.from, q.to),
-            leaves: bb(q.to) | line_between(q.to, w) | lines,
+            leaves: bb(q.to) | line_between(q.to, w) | lines.with(q.from),
         };
         froms |= bb(q.from);
         len += 1;
@@ -447,12 +520,20 @@ pub fn each_legal_without_quiet_answer(
         }
     });
     let replies = &replies[..len];
-    let occ = board.occupied();
+    // The squares from which some piece could attack K on an empty board: a piece landing
+    // elsewhere cannot attack it.
+    let reach = rook_attacks(k, 0)
+        | bishop_attacks(k, 0)
+        | KNIGHT[k as usize]
+        | KING[k as usize]
+        | pawn_attacks(them, k)
+        | nightrider_attacks(k, 0);
     each_legal_unplayed(pos, rules, &mut |m| {
         if matches!(m.kind, MoveKind::Normal | MoveKind::DoublePush) && m.from != w {
             if let Some(kind) = m.promo.or_else(|| board.kind_at(m.from)) {
                 let occ_m = (occ & !bb(m.from)) | bb(m.to);
-                let near = piece_attacks(m.to, us, kind, occ_m & !froms) & bb(k) == 0;
+                let near = reach & bb(m.to) == 0
+                    || piece_attacks(m.to, us, kind, occ_m & !froms) & bb(k) == 0;
                 let kept = replies.iter().any(|r| {
                     r.lands & bb(m.to) == 0
                         && r.leaves & bb(m.from) == 0
@@ -462,6 +543,20 @@ pub fn each_legal_without_quiet_answer(
                 if kept {
                     return ControlFlow::Continue(());
                 }
+            }
+        } else if m.kind == MoveKind::Normal {
+            // Our king moves (to t): q's piece from its target and the units of theirs
+            // behind q's origin must not attack t (a unit taken on t attacks nothing).
+            let t = m.to;
+            let kept = replies.iter().any(|r| {
+                let occ_q = (occ & !bb(w) & !bb(r.from)) | bb(t) | bb(r.to);
+                r.lands & bb(t) == 0
+                    && r.leaves & bb(w) == 0
+                    && board.attackers_to(t, them, occ_q) & !bb(r.from) & !bb(t) == 0
+                    && piece_attacks(r.to, them, r.kind, occ_q) & bb(t) == 0
+            });
+            if kept {
+                return ControlFlow::Continue(());
             }
         }
         f(m, &pos.make(m))

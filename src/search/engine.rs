@@ -965,12 +965,19 @@ mod tests {
             "2K3nr/1PPpp2p/3R3p/3pNPkP/3P4/3PP2Q/8/3B4 w - - 0 1",
             "8/4B3/3Rp2p/2Nbk1pP/1Qp2pKn/1N3P1P/3R4/8 w - - 0 1",
         ];
-        // Two positions where the defender's only quiet moves are lost to one move of
-        // ours: a pawn's capture of the piece that moves away (b5xc4 after Nc4 moves), and a
-        // knight move that opens the h-file to a rook arriving on h1.
+        // Positions where the defender's only quiet moves are lost to one move of ours: a
+        // pawn's capture of the piece that moves away (b5xc4 after Nc4 moves), a knight move
+        // that opens the h-file to a rook arriving on h1, and a knight that the bishop's
+        // leaving c8 pins on the eighth rank; and our king's moves: Kc1 onto the rank the
+        // knight's move opens, Kd7 off the rank it blocked, Kxb5 and Kb4 onto the
+        // pawn's squares.
         let fixed = [
             "7k/5K2/5N2/1p6/1PN5/8/8/8 w - - 0 1",
             "7k/5K2/5N2/7n/8/8/8/R7 w - - 0 1",
+            "R1B1n2k/5K2/5N2/8/8/8/8/8 w - - 0 1",
+            "7k/5Q2/8/8/8/8/p1K5/rn6 w - - 0 1",
+            "R2K3k/6pp/8/8/8/8/8/8 w - - 0 1",
+            "7k/5Q2/8/Kp6/8/8/8/8 w - - 0 1",
         ];
         let (mut tested, mut skipped, mut played, mut found) = (0, 0, 0, 0);
         while tested < 3000 + fixed.len() {
