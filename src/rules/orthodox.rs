@@ -528,7 +528,9 @@ pub fn each_legal_without_quiet_answer(
         | KING[k as usize]
         | pawn_attacks(them, k)
         | nightrider_attacks(k, 0);
-    each_legal_unplayed(pos, rules, &mut |m| {
+    let guard = KingGuard::new(pos, w);
+    // A move is skipped before its legality is asked (an illegal move is no move).
+    let mut each = |m: Move| {
         if matches!(m.kind, MoveKind::Normal | MoveKind::DoublePush) && m.from != w {
             if let Some(kind) = m.promo.or_else(|| board.kind_at(m.from)) {
                 let occ_m = (occ & !bb(m.from)) | bb(m.to);
@@ -559,8 +561,44 @@ pub fn each_legal_without_quiet_answer(
                 return ControlFlow::Continue(());
             }
         }
-        f(m, &pos.make(m))
-    })
+        if guard.allows(pos, m) {
+            f(m, &pos.make(m))
+        } else {
+            ControlFlow::Continue(())
+        }
+    };
+    // The moves of a piece other than a pawn or the king, skipped by square sets: those
+    // that keep a reply whose squares they neither leave nor land on, from targets where
+    // the piece cannot attack K (tested with every reply's origin emptied). The others
+    // go through the test above, move by move.
+    let own = board.by_color[us.idx()];
+    for from in Squares(own) {
+        let Some(kind) = board.kind_at(from) else {
+            continue;
+        };
+        if kind == Kind::Pawn || from == w {
+            each_piece_move(pos, rules, from, &mut each)?;
+            continue;
+        }
+        let targets = piece_attacks(from, us, kind, occ) & !own;
+        let mut skip = 0;
+        if replies.iter().any(|r| r.leaves & bb(from) == 0) {
+            let mut safe = targets & !reach;
+            for t in Squares(targets & reach) {
+                let occ_t = ((occ & !bb(from)) | bb(t)) & !froms;
+                if piece_attacks(t, us, kind, occ_t) & bb(k) == 0 {
+                    safe |= bb(t);
+                }
+            }
+            for r in replies.iter().filter(|r| r.leaves & bb(from) == 0) {
+                skip |= safe & !r.lands;
+            }
+        }
+        for to in Squares(targets & !skip) {
+            each(Move::new(from, to))?;
+        }
+    }
+    castling_moves(pos, rules, &mut each)
 }
 
 /// Calls `f` with each legal move, deciding legality without playing the move wherever the

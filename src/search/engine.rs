@@ -285,6 +285,11 @@ impl<'a> Engine<'a> {
             ctx.nodes += 1;
             return self.goal_in_one(ctx, pos).is_some() && !self.stopped();
         }
+        if n == 1 && b == Battle::Self_ && self.goal == Goal::Mate && !self.plain {
+            // So is a selfmate's last move, with its quiet-reply skip.
+            ctx.nodes += 1;
+            return self.att_exact(ctx, b, pos, 1) && !self.stopped();
+        }
         let key = pos.hash ^ SALT_ATT[b as usize];
         let f = self.tt.get(key);
         let below = (1u32 << (n + 1)) - 1;
