@@ -455,7 +455,8 @@ impl Watchdog {
                         }
                     }
                 }
-                std::thread::sleep(Duration::from_millis(10));
+                // Woken early by `close`, so a run never waits out the last interval.
+                std::thread::park_timeout(Duration::from_millis(10));
             }
         });
         Watchdog {
@@ -484,6 +485,7 @@ impl Watchdog {
     fn close(&self) {
         self.done.store(true, Ordering::Relaxed);
         if let Some(t) = self.thread.lock().ok().and_then(|mut t| t.take()) {
+            t.thread().unpark();
             let _ = t.join();
         }
     }
