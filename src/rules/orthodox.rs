@@ -74,8 +74,9 @@ impl super::ConditionRules for Orthodox {
 
     #[inline]
     fn has_legal_move_without_check(pos: &Position, rules: &Rules) -> bool {
+        let checks = CheckTest::new(pos);
         each_legal_unplayed(pos, rules, &mut |m| {
-            if may_give_check(pos, m) {
+            if checks.may_check(pos, m) {
                 ControlFlow::Continue(())
             } else {
                 ControlFlow::Break(())
@@ -343,26 +344,83 @@ pub fn each_check_candidate(
 }
 
 /// Can the move `m` of the side to move (pseudo-legal, in a legal position) check the other
-/// side's royal king? Exact for plain moves, two-steps and promotions: the moved piece
-/// attacks the king from its new square, or a piece of ours attacks it through the square
-/// the move left (no other piece of ours attacks it before the move: the position is
-/// legal). Castling, en passant and the fairy move kinds answer true without looking.
+/// side's royal king? See [`CheckTest`].
+#[cfg(test)]
 fn may_give_check(pos: &Position, m: Move) -> bool {
-    if !matches!(m.kind, MoveKind::Normal | MoveKind::DoublePush) {
-        return true;
+    CheckTest::new(pos).may_check(pos, m)
+}
+
+/// Whether a move of the side to move checks the other side's royal king K, decided without
+/// playing it: exact for plain moves, two-steps and promotions (the moved piece attacks K
+/// from its new square, or a piece of ours attacks it through the square the move left; no
+/// other piece of ours attacks K before the move, the position being legal). Castling, en
+/// passant and the fairy move kinds answer true without looking.
+struct CheckTest {
+    k: Square,
+    /// The squares from which some piece could attack K on an empty board.
+    reach: Bitboard,
+    /// The squares between K and each piece of ours riding toward it along that line: only
+    /// leaving one of them can uncover a check.
+    lines: Bitboard,
+}
+
+impl CheckTest {
+    fn new(pos: &Position) -> CheckTest {
+        let us = pos.side;
+        let k = pos.king(us.flip());
+        if k == NO_SQUARE {
+            return CheckTest {
+                k,
+                reach: 0,
+                lines: 0,
+            };
+        }
+        let board = &pos.board;
+        let mut lines = 0;
+        for s in Squares(rook_attacks(k, 0) & board.part(ROOK_IDX, us)) {
+            lines |= between(k, s);
+        }
+        for s in Squares(bishop_attacks(k, 0) & board.part(BISHOP_IDX, us)) {
+            lines |= between(k, s);
+        }
+        for s in Squares(board.part(NIGHT_IDX, us)) {
+            lines |= line_between(k, s);
+        }
+        CheckTest {
+            k,
+            reach: reach_of(k),
+            lines,
+        }
     }
-    let us = pos.side;
-    let k = pos.king(us.flip());
-    if k == NO_SQUARE {
-        return false;
+
+    #[inline]
+    fn may_check(&self, pos: &Position, m: Move) -> bool {
+        if !matches!(m.kind, MoveKind::Normal | MoveKind::DoublePush) {
+            return true;
+        }
+        let k = self.k;
+        if k == NO_SQUARE {
+            return false;
+        }
+        let board = &pos.board;
+        let Some(kind) = m.promo.or_else(|| board.kind_at(m.from)) else {
+            return true;
+        };
+        let occ = (board.occupied() & !bb(m.from)) | bb(m.to);
+        (self.reach & bb(m.to) != 0 && piece_attacks(m.to, pos.side, kind, occ) & bb(k) != 0)
+            || (self.lines & bb(m.from) != 0
+                && board.attackers_to(k, pos.side, occ) & !bb(m.from) != 0)
     }
-    let board = &pos.board;
-    let Some(kind) = m.promo.or_else(|| board.kind_at(m.from)) else {
-        return true;
-    };
-    let occ = (board.occupied() & !bb(m.from)) | bb(m.to);
-    piece_attacks(m.to, us, kind, occ) & bb(k) != 0
-        || board.attackers_to(k, us, occ) & !bb(m.from) != 0
+}
+
+/// The squares from which some piece could attack a king on `k` on an empty board (a
+/// pawn's are among the king's).
+fn reach_of(k: Square) -> Bitboard {
+    rook_attacks(k, 0)
+        | bishop_attacks(k, 0)
+        | KNIGHT[k as usize]
+        | KING[k as usize]
+        | nightrider_attacks(k, 0)
 }
 
 /// A quiet reply of the other side, kept across the moves of the side to move: the squares
@@ -493,11 +551,12 @@ pub fn each_legal_without_quiet_answer(
     }; 4];
     let mut len = 0;
     let mut froms = 0;
+    let checks = CheckTest::new(&null);
     let _ = each_legal_unplayed(&null, rules, &mut |q| {
         if !matches!(q.kind, MoveKind::Normal | MoveKind::DoublePush)
             || q.from == k
             || froms & bb(q.from) != 0
-            || may_give_check(&null, q)
+            || checks.may_check(&null, q)
         {
             return ControlFlow::Continue(());
         }
@@ -522,12 +581,7 @@ pub fn each_legal_without_quiet_answer(
     let replies = &replies[..len];
     // The squares from which some piece could attack K on an empty board: a piece landing
     // elsewhere cannot attack it.
-    let reach = rook_attacks(k, 0)
-        | bishop_attacks(k, 0)
-        | KNIGHT[k as usize]
-        | KING[k as usize]
-        | pawn_attacks(them, k)
-        | nightrider_attacks(k, 0);
+    let reach = reach_of(k);
     let guard = KingGuard::new(pos, w);
     // A move is skipped before its legality is asked (an illegal move is no move).
     let mut each = |m: Move| {
@@ -1127,6 +1181,7 @@ mod tests {
             "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
             "k7/8/1K6/8/8/8/8/(n)6(EM) w - - 0 1",
             "4k3/1P4P1/8/3(nr)4/8/8/4(am)3/K6(KB) w - - 0 1",
+            "8/7p/8/8/8/4k3/2B5/(N)3K3 w - - 0 1",
         ];
         let rules = Rules::default();
         let (mut checks, mut quiet) = (0, 0);

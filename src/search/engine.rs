@@ -983,6 +983,8 @@ mod tests {
             "7k/5Q2/8/8/8/8/p1K5/rn6 w - - 0 1",
             "R2K3k/6pp/8/8/8/8/8/8 w - - 0 1",
             "7k/5Q2/8/Kp6/8/8/8/8 w - - 0 1",
+            // The bishop's leaving f4 uncovers the nightrider's check on h8.
+            "7k/5K1p/8/8/5B2/8/4(N)3/8 w - - 0 1",
         ];
         let (mut tested, mut skipped, mut played, mut found) = (0, 0, 0, 0);
         while tested < 3000 + fixed.len() {
