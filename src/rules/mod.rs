@@ -279,6 +279,15 @@ pub trait ConditionRules {
         Self::for_each_legal(pos, rules, f)
     }
 
+    /// Every legal move that gives check, where the rules may leave out checks after which
+    /// the checked king surely has a flight (no mate). The default leaves out none.
+    fn for_each_mate_candidate<F>(pos: &Position, rules: &Rules, f: F) -> ControlFlow<()>
+    where
+        F: FnMut(Move, &Position) -> ControlFlow<()>,
+    {
+        Self::for_each_legal_check(pos, rules, f)
+    }
+
     /// Every legal move that gives check.
     fn for_each_legal_check<F>(pos: &Position, rules: &Rules, mut f: F) -> ControlFlow<()>
     where
@@ -719,6 +728,15 @@ impl Rules {
         F: FnMut(Move, &Position) -> ControlFlow<()>,
     {
         dispatch!(self.condition, C => C::for_each_legal_check(pos, self, f))
+    }
+
+    /// See [`ConditionRules::for_each_mate_candidate`].
+    #[inline]
+    pub fn for_each_mate_candidate<F>(&self, pos: &Position, f: F) -> ControlFlow<()>
+    where
+        F: FnMut(Move, &Position) -> ControlFlow<()>,
+    {
+        dispatch!(self.condition, C => C::for_each_mate_candidate(pos, self, f))
     }
 
     /// Pseudo-legal moves of the side to move (for callers that reorder before playing).

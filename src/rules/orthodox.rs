@@ -104,6 +104,26 @@ impl super::ConditionRules for Orthodox {
     }
 
     #[inline]
+    fn for_each_mate_candidate<F>(pos: &Position, rules: &Rules, mut f: F) -> ControlFlow<()>
+    where
+        F: FnMut(Move, &Position) -> ControlFlow<()>,
+    {
+        let mut flights: Option<Flights> = None;
+        each_check_candidate(pos, rules, &mut |m| {
+            let fl = flights.get_or_insert_with(|| Flights::new(pos));
+            if fl.one_survives(pos, m) {
+                return ControlFlow::Continue(());
+            }
+            let child = pos.make(m);
+            if is_legal_child(&child) && child.in_check() {
+                f(m, &child)
+            } else {
+                ControlFlow::Continue(())
+            }
+        })
+    }
+
+    #[inline]
     fn for_each_legal_check<F>(pos: &Position, rules: &Rules, mut f: F) -> ControlFlow<()>
     where
         F: FnMut(Move, &Position) -> ControlFlow<()>,
@@ -653,6 +673,86 @@ pub fn each_legal_without_quiet_answer(
         }
     }
     castling_moves(pos, rules, &mut each)
+}
+
+/// The other side's king's flights, for the mate-in-one search: the squares next to its
+/// king K that hold none of its units and that none of ours attacks with K off the board,
+/// each with the squares whose emptying alone would open a line of ours onto it.
+///
+/// Why a flight that survives a move m of ours (a plain move, two-step or promotion) is
+/// still a legal king move after m, so that m is no mate: let f be a flight, the piece m
+/// moves not attack f from its new square (with K off the board), and m not leave the one
+/// unit between f and a rider of ours on that line. After m the leapers of ours other than
+/// m's piece attack what they attacked (not f); a rider other than m's piece attacks f only
+/// through a line that m opened, that is one whose only unit between was m's origin (m's
+/// target only fills a square); and m's piece is tested. So K can go to f, taking m's piece
+/// if m landed there. Castling and en passant are never skipped.
+struct Flights {
+    k: Square,
+    /// Each flight and the squares that must stay filled for it (`line`).
+    list: [(Square, Bitboard); 8],
+    len: usize,
+}
+
+impl Flights {
+    fn new(pos: &Position) -> Flights {
+        let us = pos.side;
+        let them = us.flip();
+        let k = pos.king(them);
+        let mut fl = Flights {
+            k,
+            list: [(0, 0); 8],
+            len: 0,
+        };
+        if k == NO_SQUARE {
+            return fl;
+        }
+        let board = &pos.board;
+        let occ = board.occupied() & !bb(k);
+        let rooks = board.part(ROOK_IDX, us);
+        let bishops = board.part(BISHOP_IDX, us);
+        let nights = board.part(NIGHT_IDX, us);
+        for f in Squares(KING[k as usize] & !board.by_color[them.idx()]) {
+            if board.attacked_with(f, us, occ) {
+                continue;
+            }
+            let mut line = 0;
+            let mut add = |between: Bitboard| {
+                if (between & occ).count_ones() == 1 {
+                    line |= between & occ;
+                }
+            };
+            for s in Squares(rook_attacks(f, 0) & rooks) {
+                add(between(f, s));
+            }
+            for s in Squares(bishop_attacks(f, 0) & bishops) {
+                add(between(f, s));
+            }
+            for s in Squares(nights) {
+                add(line_between(f, s));
+            }
+            fl.list[fl.len] = (f, line);
+            fl.len += 1;
+        }
+        fl
+    }
+
+    /// Does one flight surely stay open after our move `m`?
+    #[inline]
+    fn one_survives(&self, pos: &Position, m: Move) -> bool {
+        if self.len == 0 || !matches!(m.kind, MoveKind::Normal | MoveKind::DoublePush) {
+            return false;
+        }
+        let board = &pos.board;
+        let Some(kind) = m.promo.or_else(|| board.kind_at(m.from)) else {
+            return false;
+        };
+        let occ = ((board.occupied() & !bb(m.from)) | bb(m.to)) & !bb(self.k);
+        let covered = piece_attacks(m.to, pos.side, kind, occ);
+        self.list[..self.len]
+            .iter()
+            .any(|&(f, line)| covered & bb(f) == 0 && line & bb(m.from) == 0)
+    }
 }
 
 /// Calls `f` with each legal move, deciding legality without playing the move wherever the

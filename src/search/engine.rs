@@ -211,7 +211,7 @@ impl<'a> Engine<'a> {
                     }
                 }
             }
-            let _ = self.rules.for_each_legal_check(pos, |m, child| {
+            let _ = self.rules.for_each_mate_candidate(pos, |m, child| {
                 ctx.nodes += 1;
                 if !self.rules.has_legal_move(child) {
                     found = Some(m);
@@ -1047,6 +1047,57 @@ mod tests {
             skipped > 10_000 && played > 1_000 && found > 20,
             "{skipped} {played} {found}"
         );
+    }
+
+    /// The mate-in-one search skips a check only when the checked king surely has a flight:
+    /// every skipped check is played and its king move found, and mate in one agrees with
+    /// trying every legal move, on random positions.
+    #[test]
+    fn mate_in_one_skips_only_checks_with_a_flight() {
+        let rules = Rules::new(crate::rules::Condition::Orthodox);
+        let stop = AtomicBool::new(false);
+        let mut g = Gen(0x0DDB_1A5E_5BAD_5EED);
+        // The bishop's leaving e3 uncovers the rook's check and the nightrider's guard of d5
+        // (Bf2#: a flight test that forgot the nightrider line would skip it).
+        let fixed = ["8/8/R7/4k3/6K1/2P1B3/8/4R(N)2 w - - 0 1"];
+        let (mut tested, mut skipped, mut mates) = (0, 0, 0);
+        while tested < 4000 + fixed.len() {
+            let pos = if tested < fixed.len() {
+                Position::from_fen(fixed[tested]).expect("fixed FEN")
+            } else {
+                let Some(p) = g.position() else { continue };
+                p
+            };
+            tested += 1;
+            let mut kept = Vec::new();
+            let _ = rules.for_each_mate_candidate(&pos, |m, _| {
+                kept.push(m);
+                ControlFlow::Continue(())
+            });
+            let mut mate = false;
+            for (m, child) in rules.legal_moves(&pos) {
+                if !rules.in_check(&child) {
+                    continue;
+                }
+                let k = child.king(child.side);
+                let flight = rules.legal_moves(&child).iter().any(|(r, _)| r.from == k);
+                mate |= !rules.has_legal_move(&child);
+                if !kept.contains(&m) {
+                    skipped += 1;
+                    assert!(flight, "{} {m:?}", pos.to_fen());
+                }
+            }
+            let tt = Tt::new(1);
+            let engine = Engine::new(&rules, Goal::Mate, &tt, &stop);
+            assert_eq!(
+                engine.goal_in_one(&mut Ctx::new(), &pos).is_some(),
+                mate,
+                "{}",
+                pos.to_fen()
+            );
+            mates += usize::from(mate);
+        }
+        assert!(skipped > 1000 && mates > 50, "{skipped} {mates}");
     }
 
     /// The final-position cut and the stalemate landing filter never lose a solution:
