@@ -551,100 +551,25 @@ pub fn each_legal_without_quiet_answer(
     f: &mut impl FnMut(Move, &Position) -> ControlFlow<()>,
 ) -> ControlFlow<()> {
     let us = pos.side;
-    let them = us.flip();
-    let (w, k) = (pos.king(us), pos.king(them));
+    let (w, k) = (pos.king(us), pos.king(us.flip()));
     let board = &pos.board;
-    if w == NO_SQUARE || k == NO_SQUARE || board.attacked(w, them) {
+    if w == NO_SQUARE || k == NO_SQUARE || board.attacked(w, us.flip()) {
         return each_legal_unplayed(pos, rules, &mut |m| f(m, &pos.make(m)));
     }
-    let occ = board.occupied();
-    let mut lines = OpenLines::new();
-    lines.toward(board, k, us, occ);
-    lines.toward(board, w, them, occ);
-    let null = pos.null_move();
-    let mut replies = [QuietReply {
-        from: 0,
-        to: 0,
-        kind: Kind::Pawn,
-        lands: 0,
-        leaves: 0,
-    }; 4];
-    let mut len = 0;
-    let mut froms = 0;
-    let checks = CheckTest::new(&null);
-    let _ = each_legal_unplayed(&null, rules, &mut |q| {
-        if !matches!(q.kind, MoveKind::Normal | MoveKind::DoublePush)
-            || q.from == k
-            || froms & bb(q.from) != 0
-            || checks.may_check(&null, q)
-        {
-            return ControlFlow::Continue(());
-        }
-        let Some(kind) = q.promo.or_else(|| board.kind_at(q.from)) else {
-            return ControlFlow::Continue(());
-        };
-        replies[len] = QuietReply {
-            from: q.from,
-            to: q.to,
-            kind,
-            lands: bb(q.from) | bb(q.to) | line_between(q.from, q.to),
-            leaves: bb(q.to) | line_between(q.to, w) | lines.with(q.from),
-        };
-        froms |= bb(q.from);
-        len += 1;
-        if len == replies.len() {
-            ControlFlow::Break(())
-        } else {
-            ControlFlow::Continue(())
-        }
-    });
-    let replies = &replies[..len];
-    // The squares from which some piece could attack K on an empty board: a piece landing
-    // elsewhere cannot attack it.
-    let reach = reach_of(k);
+    let replies = QuietReplies::new(pos, rules);
     let guard = KingGuard::new(pos, w);
     // A move is skipped before its legality is asked (an illegal move is no move).
     let mut each = |m: Move| {
-        if matches!(m.kind, MoveKind::Normal | MoveKind::DoublePush) && m.from != w {
-            if let Some(kind) = m.promo.or_else(|| board.kind_at(m.from)) {
-                let occ_m = (occ & !bb(m.from)) | bb(m.to);
-                let near = reach & bb(m.to) == 0
-                    || piece_attacks(m.to, us, kind, occ_m & !froms) & bb(k) == 0;
-                let kept = replies.iter().any(|r| {
-                    r.lands & bb(m.to) == 0
-                        && r.leaves & bb(m.from) == 0
-                        && (near
-                            || piece_attacks(m.to, us, kind, occ_m & !bb(r.from)) & bb(k) == 0)
-                });
-                if kept {
-                    return ControlFlow::Continue(());
-                }
-            }
-        } else if m.kind == MoveKind::Normal {
-            // Our king moves (to t): q's piece from its target and the units of theirs
-            // behind q's origin must not attack t (a unit taken on t attacks nothing).
-            let t = m.to;
-            let kept = replies.iter().any(|r| {
-                let occ_q = (occ & !bb(w) & !bb(r.from)) | bb(t) | bb(r.to);
-                r.lands & bb(t) == 0
-                    && r.leaves & bb(w) == 0
-                    && board.attackers_to(t, them, occ_q) & !bb(r.from) & !bb(t) == 0
-                    && piece_attacks(r.to, them, r.kind, occ_q) & bb(t) == 0
-            });
-            if kept {
-                return ControlFlow::Continue(());
-            }
-        }
-        if guard.allows(pos, m) {
+        if replies.keep_one(board, m) {
+            ControlFlow::Continue(())
+        } else if guard.allows(pos, m) {
             f(m, &pos.make(m))
         } else {
             ControlFlow::Continue(())
         }
     };
-    // The moves of a piece other than a pawn or the king, skipped by square sets: those
-    // that keep a reply whose squares they neither leave nor land on, from targets where
-    // the piece cannot attack K (tested with every reply's origin emptied). The others
-    // go through the test above, move by move.
+    // The moves of a piece other than a pawn or the king are skipped by square sets
+    // first; the others go through the test above, move by move.
     let own = board.by_color[us.idx()];
     for from in Squares(own) {
         let Some(kind) = board.kind_at(from) else {
@@ -654,25 +579,146 @@ pub fn each_legal_without_quiet_answer(
             each_piece_move(pos, rules, from, &mut each)?;
             continue;
         }
-        let targets = piece_attacks(from, us, kind, occ) & !own;
-        let mut skip = 0;
-        if replies.iter().any(|r| r.leaves & bb(from) == 0) {
-            let mut safe = targets & !reach;
-            for t in Squares(targets & reach) {
-                let occ_t = ((occ & !bb(from)) | bb(t)) & !froms;
-                if piece_attacks(t, us, kind, occ_t) & bb(k) == 0 {
-                    safe |= bb(t);
-                }
-            }
-            for r in replies.iter().filter(|r| r.leaves & bb(from) == 0) {
-                skip |= safe & !r.lands;
-            }
-        }
-        for to in Squares(targets & !skip) {
+        let targets = piece_attacks(from, us, kind, board.occupied()) & !own;
+        for to in Squares(targets & !replies.kept_targets(board, from, kind, targets)) {
             each(Move::new(from, to))?;
         }
     }
     castling_moves(pos, rules, &mut each)
+}
+
+/// Up to four quiet replies of the other side (moves of different units), with what a
+/// move of ours must not do to keep one (see [`each_legal_without_quiet_answer`]).
+struct QuietReplies {
+    list: [QuietReply; 4],
+    len: usize,
+    /// The replies' origins.
+    froms: Bitboard,
+    us: Color,
+    /// Our king, theirs.
+    w: Square,
+    k: Square,
+    /// The squares from which some piece could attack K on an empty board: a piece
+    /// landing elsewhere cannot attack it.
+    reach: Bitboard,
+}
+
+impl QuietReplies {
+    /// The replies found with the other side to move in `pos` (our king is not in check,
+    /// both kings are on the board).
+    fn new(pos: &Position, rules: &Rules) -> QuietReplies {
+        let us = pos.side;
+        let (w, k) = (pos.king(us), pos.king(us.flip()));
+        let board = &pos.board;
+        let occ = board.occupied();
+        let mut lines = OpenLines::new();
+        lines.toward(board, k, us, occ);
+        lines.toward(board, w, us.flip(), occ);
+        let empty = QuietReply {
+            from: 0,
+            to: 0,
+            kind: Kind::Pawn,
+            lands: 0,
+            leaves: 0,
+        };
+        let mut r = QuietReplies {
+            list: [empty; 4],
+            len: 0,
+            froms: 0,
+            us,
+            w,
+            k,
+            reach: reach_of(k),
+        };
+        let null = pos.null_move();
+        let checks = CheckTest::new(&null);
+        let _ = each_legal_unplayed(&null, rules, &mut |q| {
+            if !matches!(q.kind, MoveKind::Normal | MoveKind::DoublePush)
+                || q.from == k
+                || r.froms & bb(q.from) != 0
+                || checks.may_check(&null, q)
+            {
+                return ControlFlow::Continue(());
+            }
+            let Some(kind) = q.promo.or_else(|| board.kind_at(q.from)) else {
+                return ControlFlow::Continue(());
+            };
+            r.list[r.len] = QuietReply {
+                from: q.from,
+                to: q.to,
+                kind,
+                lands: bb(q.from) | bb(q.to) | line_between(q.from, q.to),
+                leaves: bb(q.to) | line_between(q.to, w) | lines.with(q.from),
+            };
+            r.froms |= bb(q.from);
+            r.len += 1;
+            if r.len == r.list.len() {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        });
+        r
+    }
+
+    fn replies(&self) -> &[QuietReply] {
+        &self.list[..self.len]
+    }
+
+    /// Does our move `m` surely keep one of the replies legal and quiet?
+    #[inline]
+    fn keep_one(&self, board: &Board, m: Move) -> bool {
+        let (us, w, k) = (self.us, self.w, self.k);
+        let occ = board.occupied();
+        if matches!(m.kind, MoveKind::Normal | MoveKind::DoublePush) && m.from != w {
+            let Some(kind) = m.promo.or_else(|| board.kind_at(m.from)) else {
+                return false;
+            };
+            let occ_m = (occ & !bb(m.from)) | bb(m.to);
+            let near = self.reach & bb(m.to) == 0
+                || piece_attacks(m.to, us, kind, occ_m & !self.froms) & bb(k) == 0;
+            self.replies().iter().any(|r| {
+                r.lands & bb(m.to) == 0
+                    && r.leaves & bb(m.from) == 0
+                    && (near || piece_attacks(m.to, us, kind, occ_m & !bb(r.from)) & bb(k) == 0)
+            })
+        } else if m.kind == MoveKind::Normal {
+            // Our king moves (to t): q's piece from its target and the units of theirs
+            // behind q's origin must not attack t (a unit taken on t attacks nothing).
+            let t = m.to;
+            self.replies().iter().any(|r| {
+                let occ_q = (occ & !bb(w) & !bb(r.from)) | bb(t) | bb(r.to);
+                r.lands & bb(t) == 0
+                    && r.leaves & bb(w) == 0
+                    && board.attackers_to(t, us.flip(), occ_q) & !bb(r.from) & !bb(t) == 0
+                    && piece_attacks(r.to, us.flip(), r.kind, occ_q) & bb(t) == 0
+            })
+        } else {
+            false
+        }
+    }
+
+    /// The targets of our piece on `from` (not a pawn, not our king) whose moves surely
+    /// keep a reply: the reply's squares are neither left nor landed on, and the piece
+    /// cannot attack K from the target (tested with every reply's origin emptied).
+    fn kept_targets(&self, board: &Board, from: Square, kind: Kind, targets: Bitboard) -> Bitboard {
+        if self.replies().iter().all(|r| r.leaves & bb(from) != 0) {
+            return 0;
+        }
+        let occ = board.occupied();
+        let mut safe = targets & !self.reach;
+        for t in Squares(targets & self.reach) {
+            let occ_t = ((occ & !bb(from)) | bb(t)) & !self.froms;
+            if piece_attacks(t, self.us, kind, occ_t) & bb(self.k) == 0 {
+                safe |= bb(t);
+            }
+        }
+        let mut kept = 0;
+        for r in self.replies().iter().filter(|r| r.leaves & bb(from) == 0) {
+            kept |= safe & !r.lands;
+        }
+        kept
+    }
 }
 
 /// The other side's king's flights, for the mate-in-one search: the squares next to its

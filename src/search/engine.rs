@@ -948,6 +948,46 @@ mod tests {
         }
     }
 
+    /// A position up to three random moves (either side's, a null move now and then) away
+    /// from one of `problems`, with the side not to move out of check.
+    fn near(g: &mut Gen, rules: &Rules, problems: &[&str]) -> Option<Position> {
+        let mut p = Position::from_fen(problems[g.below(problems.len() as u64) as usize])
+            .expect("example FEN");
+        for _ in 0..g.below(4) {
+            let moves = rules.legal_moves(&p);
+            if moves.is_empty() || g.below(5) == 0 {
+                p = p.null_move();
+            } else {
+                p = moves[g.below(moves.len() as u64) as usize].1;
+            }
+        }
+        (!p.null_move().in_check()).then_some(p)
+    }
+
+    /// Plays every reply after each move the selfmate's last move skips in `pos`: one must
+    /// give no check. Returns the moves skipped and played.
+    fn skips_keep_a_quiet_reply(rules: &Rules, pos: &Position) -> (usize, usize) {
+        let mut kept = Vec::new();
+        let _ = rules.for_each_legal_without_quiet_answer(pos, |m, _| {
+            kept.push(m);
+            ControlFlow::Continue(())
+        });
+        let (mut skipped, mut played) = (0, 0);
+        for (m, child) in rules.legal_moves(pos) {
+            if kept.contains(&m) {
+                played += 1;
+                continue;
+            }
+            skipped += 1;
+            let quiet = rules
+                .legal_moves(&child)
+                .iter()
+                .any(|(_, c)| !rules.in_check(c));
+            assert!(quiet, "{} {m:?}", pos.to_fen());
+        }
+        (skipped, played)
+    }
+
     /// A selfmate's last move is skipped only when the defender surely has a move without
     /// check: every skipped move is checked by playing every reply, on random positions and
     /// on positions a few random moves away from the selfmates of Popeye's examples; and
@@ -994,41 +1034,14 @@ mod tests {
                 let Some(p) = g.position() else { continue };
                 p
             } else {
-                // Up to three random moves (either side's, a null move now and then) away
-                // from one of the examples.
-                let mut p = Position::from_fen(problems[g.below(problems.len() as u64) as usize])
-                    .expect("example FEN");
-                for _ in 0..g.below(4) {
-                    let moves = rules.legal_moves(&p);
-                    if moves.is_empty() || g.below(5) == 0 {
-                        p = p.null_move();
-                    } else {
-                        p = moves[g.below(moves.len() as u64) as usize].1;
-                    }
-                }
-                if p.null_move().in_check() {
+                let Some(p) = near(&mut g, &rules, &problems) else {
                     continue;
-                }
+                };
                 p
             };
             tested += 1;
-            let mut kept = Vec::new();
-            let _ = rules.for_each_legal_without_quiet_answer(&pos, |m, _| {
-                kept.push(m);
-                ControlFlow::Continue(())
-            });
-            for (m, child) in rules.legal_moves(&pos) {
-                if kept.contains(&m) {
-                    played += 1;
-                    continue;
-                }
-                skipped += 1;
-                let quiet = rules
-                    .legal_moves(&child)
-                    .iter()
-                    .any(|(_, c)| !rules.in_check(c));
-                assert!(quiet, "{} {m:?}", pos.to_fen());
-            }
+            let (s, p) = skips_keep_a_quiet_reply(&rules, &pos);
+            (skipped, played) = (skipped + s, played + p);
             if tested % 2 == 1 || tested % 8 == 0 {
                 let (tt1, tt2) = (Tt::new(1), Tt::new(1));
                 let cut = Engine::new(&rules, Goal::Mate, &tt1, &stop);
