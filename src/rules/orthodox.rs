@@ -397,15 +397,7 @@ impl CheckTest {
         }
         let board = &pos.board;
         let mut lines = 0;
-        for s in Squares(rook_attacks(k, 0) & board.part(ROOK_IDX, us)) {
-            lines |= between(k, s);
-        }
-        for s in Squares(bishop_attacks(k, 0) & board.part(BISHOP_IDX, us)) {
-            lines |= between(k, s);
-        }
-        for s in Squares(board.part(NIGHT_IDX, us)) {
-            lines |= line_between(k, s);
-        }
+        each_rider_line(board, k, us, |b| lines |= b);
         CheckTest {
             k,
             reach: reach_of(k),
@@ -456,6 +448,22 @@ struct QuietReply {
     leaves: Bitboard,
 }
 
+/// Calls `f` with the squares between `target` and each piece of `by` that rides toward it
+/// along their line (a rook part on a rook line, a bishop part on a diagonal, a nightrider
+/// part on any line through both: conservative where a nightrider stands on a queen line).
+#[inline]
+fn each_rider_line(board: &Board, target: Square, by: Color, mut f: impl FnMut(Bitboard)) {
+    for s in Squares(rook_attacks(target, 0) & board.part(ROOK_IDX, by)) {
+        f(between(target, s));
+    }
+    for s in Squares(bishop_attacks(target, 0) & board.part(BISHOP_IDX, by)) {
+        f(between(target, s));
+    }
+    for s in Squares(board.part(NIGHT_IDX, by)) {
+        f(line_between(target, s));
+    }
+}
+
 /// The lines a move and a reply could open together: between a king and each piece of the
 /// other colour that rides toward it along their line (a rook part on a rook line, a bishop
 /// part on a diagonal, a nightrider part on any line) and has one or two units between.
@@ -491,15 +499,7 @@ impl OpenLines {
 
     /// The riders of `by` toward `king`.
     fn toward(&mut self, board: &Board, king: Square, by: Color, occ: Bitboard) {
-        for s in Squares(rook_attacks(king, 0) & board.part(ROOK_IDX, by)) {
-            self.add(between(king, s), occ);
-        }
-        for s in Squares(bishop_attacks(king, 0) & board.part(BISHOP_IDX, by)) {
-            self.add(between(king, s), occ);
-        }
-        for s in Squares(board.part(NIGHT_IDX, by)) {
-            self.add(line_between(king, s), occ);
-        }
+        each_rider_line(board, king, by, |b| self.add(b, occ));
     }
 
     /// The squares a move must not leave when the reply leaves `from`.
@@ -755,28 +755,16 @@ impl Flights {
         }
         let board = &pos.board;
         let occ = board.occupied() & !bb(k);
-        let rooks = board.part(ROOK_IDX, us);
-        let bishops = board.part(BISHOP_IDX, us);
-        let nights = board.part(NIGHT_IDX, us);
         for f in Squares(KING[k as usize] & !board.by_color[them.idx()]) {
             if board.attacked_with(f, us, occ) {
                 continue;
             }
             let mut line = 0;
-            let mut add = |between: Bitboard| {
+            each_rider_line(board, f, us, |between| {
                 if (between & occ).count_ones() == 1 {
                     line |= between & occ;
                 }
-            };
-            for s in Squares(rook_attacks(f, 0) & rooks) {
-                add(between(f, s));
-            }
-            for s in Squares(bishop_attacks(f, 0) & bishops) {
-                add(between(f, s));
-            }
-            for s in Squares(nights) {
-                add(line_between(f, s));
-            }
+            });
             fl.list[fl.len] = (f, line);
             fl.len += 1;
         }

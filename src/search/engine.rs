@@ -274,6 +274,13 @@ impl<'a> Engine<'a> {
 
     // ----- battle play (direct, self, reflex) -----
 
+    /// Is this a selfmate's last move (`n` = 1), where the defender must mate and any
+    /// defence without check refutes?
+    #[inline]
+    fn selfmate_last(&self, b: Battle, n: u32) -> bool {
+        n == 1 && b == Battle::Self_ && self.goal == Goal::Mate
+    }
+
     /// Attacker to move: can it force success within `n` of its own moves?
     pub fn att(&self, ctx: &mut Ctx, b: Battle, pos: &Position, n: u32) -> bool {
         debug_assert!(n >= 1);
@@ -285,7 +292,7 @@ impl<'a> Engine<'a> {
             ctx.nodes += 1;
             return self.goal_in_one(ctx, pos).is_some() && !self.stopped();
         }
-        if n == 1 && b == Battle::Self_ && self.goal == Goal::Mate && !self.plain {
+        if self.selfmate_last(b, n) && !self.plain {
             // So is a selfmate's last move, with its quiet-reply skip.
             ctx.nodes += 1;
             return self.att_exact(ctx, b, pos, 1) && !self.stopped();
@@ -378,7 +385,7 @@ impl<'a> Engine<'a> {
         skip: Option<Move>,
     ) -> Option<Move> {
         let mut won = None;
-        if n == 1 && b == Battle::Self_ && self.goal == Goal::Mate && !self.plain {
+        if self.selfmate_last(b, n) && !self.plain {
             // A selfmate's last move: the rules may skip moves that surely leave the
             // defender a move without check (it would refute them).
             let _ = self
@@ -475,11 +482,7 @@ impl<'a> Engine<'a> {
         }
         // A selfmate's last defence: a legal move that gives no check cannot mate, so it
         // refutes (asked without playing the moves where the rules can).
-        if b == Battle::Self_
-            && n == 1
-            && self.goal == Goal::Mate
-            && self.rules.has_legal_move_without_check(pos)
-        {
+        if self.selfmate_last(b, n) && self.rules.has_legal_move_without_check(pos) {
             return false;
         }
         // The refutation found last at this depth, tried before any generation: it often
