@@ -311,6 +311,23 @@ impl Position {
             p.hash ^= ZOBRIST.side;
             return;
         }
+        if matches!(m.kind, MoveKind::Normal | MoveKind::DoublePush) && m.promo.is_none() {
+            // The common move: the piece keeps its kind and slides over in place.
+            let piece = p.board.get(m.from).expect("move from an empty square");
+            p.remove(m.to);
+            p.board.shift(m.from, m.to, piece);
+            p.hash ^= zpiece(piece, m.from) ^ zpiece(piece, m.to);
+        } else {
+            p.apply_special(m);
+        }
+        p.finish_move(m, us);
+    }
+
+    /// The moves other than a plain move or double step: castling, en passant, promotion,
+    /// pockets, Combo's turn pass and Teleport's swaps.
+    fn apply_special(&mut self, m: Move) {
+        let p = self;
+        let us = p.side;
         let mut piece = p.remove(m.from).expect("move from an empty square");
         match m.kind {
             MoveKind::Castle => {
@@ -352,6 +369,12 @@ impl Position {
                 p.put(m.from, other);
             }
         }
+    }
+
+    /// Castling rights, the turn and the en-passant square after move `m` of side `us`.
+    #[inline]
+    fn finish_move(&mut self, m: Move, us: Color) {
+        let p = self;
         let new_castling = p.castling & CASTLE_MASK[m.from as usize] & CASTLE_MASK[m.to as usize];
         if new_castling != p.castling {
             p.hash ^=

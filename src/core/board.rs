@@ -73,13 +73,34 @@ impl Board {
         self.cells[s as usize] == 0
     }
 
+    /// Toggles the squares `squares` in the part sets of `kind`. Branch-free: every part
+    /// set is XORed with the squares masked by that part's bit (a loop over the kind's
+    /// parts mispredicted its exit on every move).
+    #[inline]
+    fn toggle_parts_of(&mut self, squares: Bitboard, kind: Kind) {
+        let parts = kind.parts() as u64;
+        for (i, set) in self.by_part.iter_mut().enumerate() {
+            *set ^= squares & ((parts >> i) & 1).wrapping_neg();
+        }
+    }
+
     #[inline]
     fn toggle_parts(&mut self, s: Square, kind: Kind) {
-        let mut parts = kind.parts();
-        while parts != 0 {
-            let i = parts.trailing_zeros() as usize;
-            self.by_part[i] ^= bb(s);
-            parts &= parts - 1;
+        self.toggle_parts_of(bb(s), kind);
+    }
+
+    /// Moves piece `p`, standing on `from`, to the empty square `to`: the same as
+    /// `remove(from)` and `put(to, p)`, with each set updated once.
+    #[inline]
+    pub fn shift(&mut self, from: Square, to: Square, p: Piece) {
+        debug_assert!(self.get(from) == Some(p) && self.cells[to as usize] == 0);
+        self.cells[to as usize] = self.cells[from as usize];
+        self.cells[from as usize] = 0;
+        let both = bb(from) | bb(to);
+        self.by_color[p.color.idx()] ^= both;
+        self.toggle_parts_of(both, p.kind);
+        if p.kind == Kind::King {
+            self.kings[p.color.idx()] = to;
         }
     }
 
