@@ -132,9 +132,10 @@ const COVER_SLOTS: usize = 1024;
 
 impl Covers {
     /// Starts over when the kept covers are another placement's.
-    fn reset_unless(&mut self, config: Vec<u16>) {
-        if self.config != config {
-            self.config = config;
+    fn reset_unless(&mut self, config: impl Iterator<Item = u16> + Clone) {
+        if !self.config.iter().copied().eq(config.clone()) {
+            self.config.clear();
+            self.config.extend(config);
             self.done = 0;
             self.data.clear();
             self.ranges.resize(64, (0, 0));
@@ -277,6 +278,31 @@ fn table(row: [u8; 64]) -> Table {
 
 const NONE: u8 = u8::MAX;
 
+/// The units of one side, at most 64, without allocating.
+struct Units<T: Copy> {
+    list: [T; 64],
+    len: usize,
+}
+
+impl<T: Copy> Units<T> {
+    /// An empty list (`fill` only fills the unused room).
+    fn new(fill: T) -> Self {
+        Units {
+            list: [fill; 64],
+            len: 0,
+        }
+    }
+
+    fn push(&mut self, x: T) {
+        self.list[self.len] = x;
+        self.len += 1;
+    }
+
+    fn as_slice(&self) -> &[T] {
+        &self.list[..self.len]
+    }
+}
+
 /// The squares around `k` (its flights) in a fixed order, then `k` itself as the last one.
 fn around(k: u8) -> ([u8; 9], usize) {
     let mut out = [k; 9];
@@ -292,8 +318,14 @@ fn around(k: u8) -> ([u8; 9], usize) {
 /// Can distinct pieces hold every flight of `u` (bit i: flight i) within `budget` moves in
 /// all, `costs[p][i]` being piece p's moves to flight i?
 fn assign(u: usize, costs: &[[u8; 8]], budget: usize) -> bool {
-    let flights: Vec<usize> = (0..8).filter(|&i| u & 1 << i != 0).collect();
-    let size = 1usize << flights.len();
+    let mut flights = [0usize; 8];
+    let mut count = 0;
+    for i in (0..8).filter(|&i| u & 1 << i != 0) {
+        flights[count] = i;
+        count += 1;
+    }
+    let flights = &flights[..count];
+    let size = 1usize << count;
     let mut hold = [NONE; 256];
     hold[0] = 0;
     for cost in costs {
@@ -675,7 +707,7 @@ impl Reach {
         // Each winner piece's forms (a pawn: as a pawn and as each promotion piece), the
         // king's first.
         let mut forms: Vec<Form> = Vec::with_capacity(32);
-        let mut pieces: Vec<(u8, Kind)> = Vec::with_capacity(16);
+        let mut pieces = Units::new((0u8, Kind::Pawn));
         let mut reach_any = 0;
         let wk = pos.king(winner);
         for s in std::iter::once(wk)
@@ -688,17 +720,22 @@ impl Reach {
             pieces.push((s, k));
         }
         // The loser's other pieces, and what they can hold within `l` moves.
-        let others: Vec<(Kind, u8)> = Squares(board.by_color[loser.idx()] & !bb(ksq))
-            .map(|s| (board.kind_at(s).expect("occupied"), s))
-            .collect();
+        let mut others = Units::new((Kind::Pawn, 0u8));
+        for s in Squares(board.by_color[loser.idx()] & !bb(ksq)) {
+            others.push((board.kind_at(s).expect("occupied"), s));
+        }
+        let others = others.as_slice();
         let mut held_any = 0;
-        for &(k, s) in &others {
+        for &(k, s) in others {
             held_any |= self.occupy[idx(loser, k)][s as usize][l];
         }
         // The winner's covers depend only on its pieces and moves, the same for every
         // loser move between two winner moves: they are kept per thread.
-        let (config, slot) = self.cover_key(w, winner, &pieces);
-        let mut open: Vec<usize> = Vec::with_capacity(512);
+        let config = self.cover_config(w, winner, pieces.as_slice());
+        let slot = config.clone().fold(0xcbf2_9ce4_8422_2325u64, |h, x| {
+            (h ^ u64::from(x)).wrapping_mul(0x100_0000_01b3)
+        }) as usize
+            % COVER_SLOTS;
         COVERS.with_borrow_mut(|cache| {
             if cache.is_empty() {
                 cache.resize_with(COVER_SLOTS, Covers::default);
@@ -727,7 +764,7 @@ impl Reach {
                 }
                 let (a, b) = covers.ranges[k as usize];
                 let states = &covers.data[a as usize..b as usize];
-                if self.loser_holds(&others, loser, k, l - walk, states, mate, &mut open) {
+                if self.loser_holds(others, loser, k, l - walk, states, mate) {
                     return true;
                 }
             }
@@ -735,21 +772,23 @@ impl Reach {
         })
     }
 
-    /// The key of the winner's kept covers (see `Covers`) and its slot.
-    fn cover_key(&self, w: usize, winner: Color, pieces: &[(u8, Kind)]) -> (Vec<u16>, usize) {
+    /// The key of the winner's kept covers (see `Covers`), as a sequence of numbers.
+    fn cover_config<'p>(
+        &self,
+        w: usize,
+        winner: Color,
+        pieces: &'p [(u8, Kind)],
+    ) -> impl Iterator<Item = u16> + Clone + 'p {
         let id = self.id;
-        let mut config: Vec<u16> = vec![
+        let head = [
             id as u16,
             (id >> 16) as u16,
             (id >> 32) as u16,
             w as u16,
             winner.idx() as u16,
         ];
-        config.extend(pieces.iter().map(|&(s, k)| u16::from(s) | (k as u16) << 6));
-        let hash = config.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &x| {
-            (h ^ u64::from(x)).wrapping_mul(0x100_0000_01b3)
-        });
-        (config, hash as usize % COVER_SLOTS)
+        let units = pieces.iter().map(|&(s, k)| u16::from(s) | (k as u16) << 6);
+        head.into_iter().chain(units)
     }
 
     /// Can distinct pieces of the loser (`others`: kind and square) hold the flights of `k`
@@ -765,20 +804,24 @@ impl Reach {
         budget: usize,
         states: &[(u16, u8)],
         mate: bool,
-        open: &mut Vec<usize>,
     ) -> bool {
         let (sq, n) = self.around[k as usize];
         let all_flights = (1usize << n) - 1;
         let mut nearest = [NONE; 8];
         let mut costs = [[NONE; 8]; 16];
         let mut movers = 0;
+        // `budget` is at most `l`, within the tables (MAX_D).
+        let flights = KING[k as usize];
         for &(kind, s) in others {
-            let row = &self.far[idx(loser, kind)][s as usize];
-            let cost: [u8; 8] =
-                std::array::from_fn(|i| if i < n { row[sq[i] as usize] } else { NONE });
-            if cost[..n].iter().all(|&c| c as usize > budget) {
+            let i = idx(loser, kind);
+            // A piece that can reach no flight within the budget holds none (the same
+            // as every `far` cost above the budget: `far` is the first `occupy` step).
+            if self.occupy[i][s as usize][budget] & flights == 0 {
                 continue;
             }
+            let row = &self.far[i][s as usize];
+            let cost: [u8; 8] =
+                std::array::from_fn(|i| if i < n { row[sq[i] as usize] } else { NONE });
             for i in 0..n {
                 nearest[i] = nearest[i].min(cost[i]);
             }
@@ -793,7 +836,9 @@ impl Reach {
                 .map(|i| nearest[i] as usize)
                 .sum()
         };
-        open.clear();
+        // The flight sets left open (at most one per subset of the nine squares).
+        let mut open = [0u16; 512];
+        let mut opened = 0;
         for &(m, _) in states {
             let m = m as usize;
             let u = all_flights & !m;
@@ -802,12 +847,14 @@ impl Reach {
                 if u == 0 || movers > costs.len() {
                     return true;
                 }
-                open.push(u);
+                open[opened] = u as u16;
+                opened += 1;
             }
         }
         // Exact: the cheapest distinct pieces for the flights of each `u`.
         let mut seen = [0u64; 4];
-        for &u in open.iter() {
+        for &u in &open[..opened] {
+            let u = u as usize;
             if seen[u / 64] & 1 << (u % 64) != 0 {
                 continue;
             }
