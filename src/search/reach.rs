@@ -103,6 +103,8 @@ struct Scratch {
     opts: Vec<(usize, u8)>,
     opt_best: [u8; 512],
     old: Vec<(usize, u8)>,
+    /// [`Reach::loser_holds`]: the flight sets a cover leaves open.
+    open: Vec<u16>,
 }
 
 impl Default for Scratch {
@@ -113,6 +115,7 @@ impl Default for Scratch {
             opts: vec![],
             opt_best: [NONE; 512],
             old: vec![],
+            open: vec![],
         }
     }
 }
@@ -764,7 +767,8 @@ impl Reach {
                 }
                 let (a, b) = covers.ranges[k as usize];
                 let states = &covers.data[a as usize..b as usize];
-                if self.loser_holds(others, loser, k, l - walk, states, mate) {
+                let open = &mut covers.scratch.open;
+                if self.loser_holds(others, loser, k, l - walk, states, mate, open) {
                     return true;
                 }
             }
@@ -804,6 +808,7 @@ impl Reach {
         budget: usize,
         states: &[(u16, u8)],
         mate: bool,
+        open: &mut Vec<u16>,
     ) -> bool {
         let (sq, n) = self.around[k as usize];
         let all_flights = (1usize << n) - 1;
@@ -836,9 +841,7 @@ impl Reach {
                 .map(|i| nearest[i] as usize)
                 .sum()
         };
-        // The flight sets left open (at most one per subset of the nine squares).
-        let mut open = [0u16; 512];
-        let mut opened = 0;
+        open.clear();
         for &(m, _) in states {
             let m = m as usize;
             let u = all_flights & !m;
@@ -847,13 +850,12 @@ impl Reach {
                 if u == 0 || movers > costs.len() {
                     return true;
                 }
-                open[opened] = u as u16;
-                opened += 1;
+                open.push(u as u16);
             }
         }
         // Exact: the cheapest distinct pieces for the flights of each `u`.
         let mut seen = [0u64; 4];
-        for &u in &open[..opened] {
+        for &u in open.iter() {
             let u = u as usize;
             if seen[u / 64] & 1 << (u % 64) != 0 {
                 continue;
@@ -934,6 +936,7 @@ impl Reach {
             opts,
             opt_best,
             old,
+            ..
         } = scratch;
         for &m in states.iter() {
             best[m] = NONE;
