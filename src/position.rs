@@ -130,6 +130,22 @@ impl Position {
         }
     }
 
+    /// The hash after a teleport without promotion (`MoveKind::Swap`) of the own pieces on
+    /// `from` and `to`, without playing it: `self.make(m).hash` for that move (the pieces
+    /// trade squares, an en-passant right ends, castling rights fall as in `apply`).
+    pub fn swap_hash(&self, from: Square, to: Square) -> u64 {
+        let (Some(x), Some(y)) = (self.board.get(from), self.board.get(to)) else {
+            return self.hash;
+        };
+        let mut h = self.hash ^ ZOBRIST.side;
+        if self.ep != NO_SQUARE {
+            h ^= ZOBRIST.ep[self.ep as usize];
+        }
+        h ^= zpiece(x, from) ^ zpiece(x, to) ^ zpiece(y, to) ^ zpiece(y, from);
+        let kept = self.castling & CASTLE_MASK[from as usize] & CASTLE_MASK[to as usize];
+        h ^ ZOBRIST.castling[self.castling as usize] ^ ZOBRIST.castling[kept as usize]
+    }
+
     /// Recomputes the hash from scratch.
     pub fn compute_hash(&self) -> u64 {
         let mut h = 0;

@@ -46,6 +46,14 @@ impl super::ConditionRules for PocketMutation {
         is_pseudo_legal(pos, rules, m)
     }
 
+    /// The board moves counted as orthodox chess counts them, then the pocket moves
+    /// without playing them where legality is plain: a pocketing (taking a unit off the
+    /// board) never answers a check and is legal out of check exactly when the unit is not
+    /// pinned; a drop (adding a unit) is legal out of check. Drops in check are played.
+    fn count_legal(pos: &Position, rules: &Rules) -> u64 {
+        orthodox::count_legal(pos, rules) + count_pocket_moves(pos)
+    }
+
     /// Pawns may stand anywhere: dropped on the first rank, moved to the last.
     fn allows_pawn_on_relative_rank(_: u8) -> bool {
         true
@@ -98,12 +106,7 @@ pub fn each_pocket_move(
             }
         }
         Some(_) => {
-            let last_rank: u64 = if us == crate::core::Color::White {
-                0xFF << 56
-            } else {
-                0xFF
-            };
-            for s in Squares(!board.occupied() & !last_rank) {
+            for s in Squares(!board.occupied() & !last_rank(us)) {
                 emit(Move {
                     from: s as Square,
                     to: s as Square,
@@ -115,6 +118,43 @@ pub fn each_pocket_move(
         }
     }
     ControlFlow::Continue(())
+}
+
+/// The number of legal pocketings and drops (see `count_legal` above).
+fn count_pocket_moves(pos: &Position) -> u64 {
+    let us = pos.side;
+    let board = &pos.board;
+    if pos.in_check() {
+        if pos.pockets[us.idx()].is_none() {
+            return 0;
+        }
+        let mut n = 0;
+        let _ = each_pocket_move(pos, &mut |m| {
+            n += u64::from(orthodox::is_legal_child(&pos.make(m)));
+            ControlFlow::Continue(())
+        });
+        return n;
+    }
+    if pos.pockets[us.idx()].is_some() {
+        return u64::from((!board.occupied() & !last_rank(us)).count_ones());
+    }
+    let pinned = orthodox::line_blockers(pos, us, us, us.flip());
+    let own = board.by_color[us.idx()] & !bb(pos.king(us)) & !pinned;
+    Squares(own)
+        .map(|s| {
+            let k = board.kind_at(s).expect("own square is occupied");
+            mutations(k, us.relative_rank(s)).count() as u64
+        })
+        .sum()
+}
+
+/// The last rank of `us` (no drops there).
+fn last_rank(us: crate::core::Color) -> u64 {
+    if us == crate::core::Color::White {
+        0xFF << 56
+    } else {
+        0xFF
+    }
 }
 
 /// Every legal move with its result: board moves, then pocket moves.
@@ -148,6 +188,40 @@ mod tests {
     use super::*;
     use crate::core::Kind::*;
     use crate::rules::{Condition, perft_game_start};
+
+    /// The counted moves (board moves in bulk, pocket moves by their legality rule) are
+    /// the moves `for_each_legal` plays, at every node of random games (pins, checks,
+    /// nightrider lines, full and empty pockets).
+    #[test]
+    fn counted_moves_are_the_played_moves() {
+        let r = Rules::new(Condition::PocketMutation);
+        let roots = [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w - - 0 1",
+            "4k3/8/8/1(n)6/3P4/8/2N5/R3K2R[q] w - - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R[Rb] w - - 0 1",
+            "k7/8/8/3q4/8/8/3B4/3K4[N] w - - 0 1",
+        ];
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut compared = 0;
+        for fen in roots {
+            for _ in 0..40 {
+                let mut pos = Position::from_fen(fen).unwrap();
+                for _ in 0..12 {
+                    let moves = r.legal_moves(&pos);
+                    assert_eq!(r.count_legal(&pos), moves.len() as u64, "{}", pos.to_fen());
+                    compared += 1;
+                    if moves.is_empty() {
+                        break;
+                    }
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    pos = moves[(seed % moves.len() as u64) as usize].1;
+                }
+            }
+        }
+        assert!(compared > 1500, "{compared}");
+    }
 
     #[test]
     fn mutation_choices_follow_the_class_table() {

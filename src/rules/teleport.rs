@@ -52,6 +52,29 @@ impl super::ConditionRules for Teleport {
         is_pseudo_legal(pos, rules, m)
     }
 
+    /// The orthodox moves counted as orthodox chess counts them (they change which squares
+    /// are occupied, a teleport never does, so no result is counted twice), then the
+    /// distinct results of the teleports, told apart by their hashes as `for_each_legal`
+    /// tells them apart, a plain swap's hash computed without playing it.
+    fn count_legal(pos: &Position, rules: &Rules) -> u64 {
+        let orthodox = orthodox::count_legal(pos, rules);
+        if pos.in_check() {
+            return orthodox;
+        }
+        let mut hashes = super::Scratch::<Vec<u64>>::take();
+        let _ = each_teleport(pos, rules, &mut |m| {
+            hashes.push(if m.kind == MoveKind::Swap && m.promo.is_none() {
+                pos.swap_hash(m.from, m.to)
+            } else {
+                pos.make(m).hash
+            });
+            ControlFlow::Continue(())
+        });
+        hashes.sort_unstable();
+        hashes.dedup();
+        orthodox + hashes.len() as u64
+    }
+
     /// A teleport can bring a pawn to its first rank.
     fn allows_pawn_on_relative_rank(rel_rank: u8) -> bool {
         rel_rank <= 6
@@ -202,6 +225,40 @@ mod tests {
             .into_iter()
             .map(|(m, _)| move_body(&r, &pos, m, Style::Long))
             .collect()
+    }
+
+    /// The counted moves (orthodox moves counted in bulk, teleports by their hashes) are
+    /// the moves `for_each_legal` plays, at every node of random games from crowded
+    /// positions (promotions, castling, en passant, pawns on their first rank, checks).
+    #[test]
+    fn counted_moves_are_the_played_moves() {
+        let r = rules();
+        let roots = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "1R6/1P5k/8/8/8/8/pp6/RN2K3 w - - 0 1",
+            "4k3/1P1P4/8/2pP4/8/8/P7/R3K2R w KQ c6 0 1",
+        ];
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut compared = 0;
+        for fen in roots {
+            for _ in 0..40 {
+                let mut pos = Position::from_fen(fen).unwrap();
+                for _ in 0..12 {
+                    let moves = r.legal_moves(&pos);
+                    assert_eq!(r.count_legal(&pos), moves.len() as u64, "{}", pos.to_fen());
+                    compared += 1;
+                    if moves.is_empty() {
+                        break;
+                    }
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    pos = moves[(seed % moves.len() as u64) as usize].1;
+                }
+            }
+        }
+        assert!(compared > 1500, "{compared}");
     }
 
     #[test]
