@@ -150,6 +150,14 @@ thread_local! {
     static COVERS: std::cell::RefCell<Vec<Covers>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
+/// The slot of the kept covers for a key (FNV-1a over its numbers).
+fn cover_slot(config: impl Iterator<Item = u16>) -> usize {
+    let hash = config.fold(0xcbf2_9ce4_8422_2325u64, |h, x| {
+        (h ^ u64::from(x)).wrapping_mul(0x100_0000_01b3)
+    });
+    hash as usize % COVER_SLOTS
+}
+
 /// Numbers the tables, so that kept covers are never read with other promotion choices.
 static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
 
@@ -724,9 +732,8 @@ impl Reach {
         }
         // The loser's other pieces, and what they can hold within `l` moves.
         let mut others = Units::new((Kind::Pawn, 0u8));
-        for s in Squares(board.by_color[loser.idx()] & !bb(ksq)) {
-            others.push((board.kind_at(s).expect("occupied"), s));
-        }
+        Squares(board.by_color[loser.idx()] & !bb(ksq))
+            .for_each(|s| others.push((board.kind_at(s).expect("occupied"), s)));
         let others = others.as_slice();
         let mut held_any = 0;
         for &(k, s) in others {
@@ -735,10 +742,7 @@ impl Reach {
         // The winner's covers depend only on its pieces and moves, the same for every
         // loser move between two winner moves: they are kept per thread.
         let config = self.cover_config(w, winner, pieces.as_slice());
-        let slot = config.clone().fold(0xcbf2_9ce4_8422_2325u64, |h, x| {
-            (h ^ u64::from(x)).wrapping_mul(0x100_0000_01b3)
-        }) as usize
-            % COVER_SLOTS;
+        let slot = cover_slot(config.clone());
         COVERS.with_borrow_mut(|cache| {
             if cache.is_empty() {
                 cache.resize_with(COVER_SLOTS, Covers::default);
@@ -776,7 +780,8 @@ impl Reach {
         })
     }
 
-    /// The key of the winner's kept covers (see `Covers`), as a sequence of numbers.
+    /// The key of the winner's kept covers (see `Covers`), as a sequence of numbers (its
+    /// slot: [`cover_slot`]).
     fn cover_config<'p>(
         &self,
         w: usize,
