@@ -209,6 +209,20 @@ mod tests {
     use crate::position::Position;
     use crate::rules::{Condition, Rules};
 
+    /// The counted moves (plain moves counted unplayed) are the moves `for_each_legal`
+    /// plays, at every node of random games (paralysis, pins, checks).
+    #[test]
+    fn counted_moves_are_the_played_moves() {
+        let r = Rules::new(Condition::Madrasi);
+        let roots = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "4k3/2b5/8/3B4/1n2N3/8/3R4/r3K3 w - - 0 1",
+            "k7/8/8/3q4/2(n)5/8/3Q4/3K2(N)1 w - - 0 1",
+        ];
+        crate::rules::assert_counts_are_played_moves(&r, &roots);
+    }
+
     fn count(fen: &str) -> u64 {
         let r = Rules::new(Condition::Madrasi);
         r.count_legal(&Position::from_fen(fen).unwrap())

@@ -864,3 +864,29 @@ pub fn perft(rules: &Rules, pos: &Position, depth: u32) -> u64 {
     });
     n
 }
+
+/// Test helper: at every node of random games (40 from each root, 12 plies each), the
+/// counted moves (`count_legal`) are the moves `for_each_legal` plays.
+#[cfg(test)]
+pub(crate) fn assert_counts_are_played_moves(r: &Rules, roots: &[&str]) {
+    let mut seed = 0x2545_F491_4F6C_DD1Du64;
+    let mut compared = 0;
+    for fen in roots {
+        for _ in 0..40 {
+            let mut pos = Position::from_fen(fen).expect("test FEN");
+            for _ in 0..12 {
+                let moves = r.legal_moves(&pos);
+                assert_eq!(r.count_legal(&pos), moves.len() as u64, "{}", pos.to_fen());
+                compared += 1;
+                if moves.is_empty() {
+                    break;
+                }
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                pos = moves[(seed % moves.len() as u64) as usize].1;
+            }
+        }
+    }
+    assert!(compared > 300 * roots.len(), "{compared}");
+}

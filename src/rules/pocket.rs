@@ -201,26 +201,7 @@ mod tests {
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R[Rb] w - - 0 1",
             "k7/8/8/3q4/8/8/3B4/3K4[N] w - - 0 1",
         ];
-        let mut seed = 0x2545_F491_4F6C_DD1Du64;
-        let mut compared = 0;
-        for fen in roots {
-            for _ in 0..40 {
-                let mut pos = Position::from_fen(fen).unwrap();
-                for _ in 0..12 {
-                    let moves = r.legal_moves(&pos);
-                    assert_eq!(r.count_legal(&pos), moves.len() as u64, "{}", pos.to_fen());
-                    compared += 1;
-                    if moves.is_empty() {
-                        break;
-                    }
-                    seed ^= seed << 13;
-                    seed ^= seed >> 7;
-                    seed ^= seed << 17;
-                    pos = moves[(seed % moves.len() as u64) as usize].1;
-                }
-            }
-        }
-        assert!(compared > 1500, "{compared}");
+        crate::rules::assert_counts_are_played_moves(&r, &roots);
     }
 
     #[test]

@@ -239,26 +239,7 @@ mod tests {
             "1R6/1P5k/8/8/8/8/pp6/RN2K3 w - - 0 1",
             "4k3/1P1P4/8/2pP4/8/8/P7/R3K2R w KQ c6 0 1",
         ];
-        let mut seed = 0x2545_F491_4F6C_DD1Du64;
-        let mut compared = 0;
-        for fen in roots {
-            for _ in 0..40 {
-                let mut pos = Position::from_fen(fen).unwrap();
-                for _ in 0..12 {
-                    let moves = r.legal_moves(&pos);
-                    assert_eq!(r.count_legal(&pos), moves.len() as u64, "{}", pos.to_fen());
-                    compared += 1;
-                    if moves.is_empty() {
-                        break;
-                    }
-                    seed ^= seed << 13;
-                    seed ^= seed >> 7;
-                    seed ^= seed << 17;
-                    pos = moves[(seed % moves.len() as u64) as usize].1;
-                }
-            }
-        }
-        assert!(compared > 1500, "{compared}");
+        crate::rules::assert_counts_are_played_moves(&r, &roots);
     }
 
     #[test]
