@@ -124,6 +124,21 @@ pub fn measure(cmd: &mut Command) -> (f64, f64, String) {
     (usage.ru_maxrss as f64 / 1024.0, cpu, out)
 }
 
+/// [`measure`] repeated for short runs: the kernel's CPU accounting (`wait4`) may count
+/// in scheduler ticks, so a run of a few milliseconds reads as 0 or 10 ms. The command is
+/// run again until the runs add up to at least a quarter of a second of CPU (at most 200
+/// runs); the mean CPU time per run is returned with the first run's output.
+#[allow(dead_code)]
+pub fn measure_short(make: impl Fn() -> Command) -> (f64, f64, String) {
+    let (mb, first, out) = measure(&mut make());
+    let (mut total, mut runs) = (first, 1);
+    while total < 0.25 && runs < 200 {
+        total += measure(&mut make()).1;
+        runs += 1;
+    }
+    (mb, total / runs as f64, out)
+}
+
 /// The sum of a JSON output's `"key": number` fields (one per twin).
 pub fn json_sum(text: &str, key: &str) -> u64 {
     let pat = format!("\"{key}\":");
