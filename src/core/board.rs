@@ -201,16 +201,6 @@ fn nightriders_to(s: Square, occ: Bitboard, nights: Bitboard) -> Bitboard {
 /// Capture targets of a piece (kind, colour) on `s` with occupancy `occ`.
 #[inline]
 pub fn piece_attacks(s: Square, c: Color, kind: Kind, occ: Bitboard) -> Bitboard {
-    // The orthodox kinds directly (one jump instead of six tests of the part bits).
-    match kind {
-        Kind::Pawn => return pawn_attacks(c, s),
-        Kind::Knight => return KNIGHT[s as usize],
-        Kind::Bishop => return bishop_attacks(s, occ),
-        Kind::Rook => return rook_attacks(s, occ),
-        Kind::Queen => return bishop_attacks(s, occ) | rook_attacks(s, occ),
-        Kind::King => return KING[s as usize],
-        _ => {}
-    }
     let parts = kind.parts();
     let mut a = 0;
     if parts & part::PAWN != 0 {

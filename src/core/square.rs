@@ -91,6 +91,11 @@ impl Color {
     pub const fn last_rank(self) -> u8 {
         7 - self.first_rank()
     }
+    /// The squares of this side's last (promotion) rank.
+    #[inline]
+    pub const fn last_rank_squares(self) -> u64 {
+        0xFF << (8 * self.last_rank())
+    }
     /// Rank as seen from this side (0 = own first rank).
     #[inline]
     pub const fn relative_rank(self, s: Square) -> u8 {

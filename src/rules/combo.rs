@@ -598,11 +598,7 @@ fn fixpoint(
     let own_sq = own_sq | castle[1];
     let mut done = [0u64; KIND_COUNT];
     let tbit = bb(target);
-    let last_rank: Bitboard = if by == Color::White {
-        0xFF00_0000_0000_0000
-    } else {
-        0xFF
-    };
+    let last_rank: Bitboard = by.last_rank_squares();
     // Squares some piece in hand can step onto while an own piece stands there.
     let mut challenged = 0;
     loop {

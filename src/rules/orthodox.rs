@@ -114,12 +114,7 @@ impl super::ConditionRules for Orthodox {
             if fl.one_survives(pos, m) {
                 return ControlFlow::Continue(());
             }
-            let child = pos.make(m);
-            if is_legal_child(&child) && child.in_check() {
-                f(m, &child)
-            } else {
-                ControlFlow::Continue(())
-            }
+            play_if_check(pos, m, &mut f)
         })
     }
 
@@ -128,18 +123,26 @@ impl super::ConditionRules for Orthodox {
     where
         F: FnMut(Move, &Position) -> ControlFlow<()>,
     {
-        each_check_candidate(pos, rules, &mut |m| {
-            let child = pos.make(m);
-            if is_legal_child(&child) && child.in_check() {
-                f(m, &child)
-            } else {
-                ControlFlow::Continue(())
-            }
-        })
+        each_check_candidate(pos, rules, &mut |m| play_if_check(pos, m, &mut f))
     }
 
     fn count_legal(pos: &Position, rules: &Rules) -> u64 {
         count_legal(pos, rules)
+    }
+}
+
+/// Plays a check candidate `m` and calls `f` with it when it is legal and gives check.
+#[inline]
+fn play_if_check(
+    pos: &Position,
+    m: Move,
+    f: &mut impl FnMut(Move, &Position) -> ControlFlow<()>,
+) -> ControlFlow<()> {
+    let child = pos.make(m);
+    if is_legal_child(&child) && child.in_check() {
+        f(m, &child)
+    } else {
+        ControlFlow::Continue(())
     }
 }
 
@@ -956,11 +959,7 @@ pub fn count_legal(pos: &Position, rules: &Rules) -> u64 {
         return n;
     }
     let promotions = rules.promotions().len().max(1) as u64;
-    let last_rank = if us == Color::White {
-        0xFF00_0000_0000_0000
-    } else {
-        0xFF
-    };
+    let last_rank = us.last_rank_squares();
     // Only the pawn has the pawn part (a unit test of `core::piece` says so).
     let pawns = own & board.by_part[PAWN_IDX];
     for reach in pawn_sets(us, pawns & !guard.pinned, occ, enemy) {

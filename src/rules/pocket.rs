@@ -106,7 +106,7 @@ pub fn each_pocket_move(
             }
         }
         Some(_) => {
-            for s in Squares(!board.occupied() & !last_rank(us)) {
+            for s in Squares(!board.occupied() & !us.last_rank_squares()) {
                 emit(Move {
                     from: s as Square,
                     to: s as Square,
@@ -136,7 +136,7 @@ fn count_pocket_moves(pos: &Position) -> u64 {
         return n;
     }
     if pos.pockets[us.idx()].is_some() {
-        return u64::from((!board.occupied() & !last_rank(us)).count_ones());
+        return u64::from((!board.occupied() & !us.last_rank_squares()).count_ones());
     }
     let pinned = orthodox::line_blockers(pos, us, us, us.flip());
     let own = board.by_color[us.idx()] & !bb(pos.king(us)) & !pinned;
@@ -146,15 +146,6 @@ fn count_pocket_moves(pos: &Position) -> u64 {
             mutations(k, us.relative_rank(s)).count() as u64
         })
         .sum()
-}
-
-/// The last rank of `us` (no drops there).
-fn last_rank(us: crate::core::Color) -> u64 {
-    if us == crate::core::Color::White {
-        0xFF << 56
-    } else {
-        0xFF
-    }
 }
 
 /// Every legal move with its result: board moves, then pocket moves.

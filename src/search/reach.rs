@@ -823,13 +823,13 @@ impl Reach {
         // `budget` is at most `l`, within the tables (MAX_D).
         let flights = KING[k as usize];
         for &(kind, s) in others {
-            let i = idx(loser, kind);
+            let table = idx(loser, kind);
             // A piece that can reach no flight within the budget holds none (the same
             // as every `far` cost above the budget: `far` is the first `occupy` step).
-            if self.occupy[i][s as usize][budget] & flights == 0 {
+            if self.occupy[table][s as usize][budget] & flights == 0 {
                 continue;
             }
-            let row = &self.far[i][s as usize];
+            let row = &self.far[table][s as usize];
             let cost: [u8; 8] =
                 std::array::from_fn(|i| if i < n { row[sq[i] as usize] } else { NONE });
             for i in 0..n {
