@@ -64,6 +64,10 @@ impl super::ConditionRules for Kazan {
         play(pos, rules, m)
     }
 
+    fn count_legal(pos: &Position, rules: &Rules) -> u64 {
+        count_legal(pos, rules)
+    }
+
     fn moves_with_effects(pos: &Position, rules: &Rules) -> Vec<(Position, Effects)> {
         let mut v = vec![];
         let _ = orthodox::each_pseudo_legal(pos, rules, &mut |leader| {
@@ -261,20 +265,50 @@ pub(crate) fn each_chain(
     m: Move,
     f: &mut impl FnMut(Move, &Position, &[Follow]) -> ControlFlow<()>,
 ) -> ControlFlow<()> {
-    let (child, vacated, moved, double) = after_leader(pos, m);
-    let mut walk = Walk {
-        bufs: Scratch::take(),
-        count: 0,
-        kinds: Kinds::of(pos, pos.side),
-    };
-    extend(pos, rules, m, child, vacated, moved, double, &mut walk, f)
+    Chains::new(pos).each(pos, rules, m, f)
+}
+
+/// What the chain walks of one position's leaders share: the mover's pieces by kind (the
+/// pieces stand where they stood for every leader: a leader's own square is empty after
+/// it and its new square is a moved piece's) and the buffers.
+pub(crate) struct Chains {
+    bufs: Scratch<ChainBufs>,
+    kinds: Kinds,
+}
+
+impl Chains {
+    pub(crate) fn new(pos: &Position) -> Chains {
+        Chains {
+            bufs: Scratch::take(),
+            kinds: Kinds::of(pos, pos.side),
+        }
+    }
+
+    /// [`each_chain`] for a leader of the position the walks were made for.
+    pub(crate) fn each(
+        &mut self,
+        pos: &Position,
+        rules: &Rules,
+        m: Move,
+        f: &mut impl FnMut(Move, &Position, &[Follow]) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        use super::Reusable;
+        self.bufs.reset();
+        let (child, vacated, moved, double) = after_leader(pos, m);
+        let mut walk = Walk {
+            bufs: &mut self.bufs,
+            count: 0,
+            kinds: &self.kinds,
+        };
+        extend(pos, rules, m, child, vacated, moved, double, &mut walk, f)
+    }
 }
 
 /// The state of one chain enumeration.
-struct Walk {
-    bufs: Scratch<ChainBufs>,
+struct Walk<'a> {
+    bufs: &'a mut ChainBufs,
     count: u32,
-    kinds: Kinds,
+    kinds: &'a Kinds,
 }
 
 /// The buffers of a chain enumeration: the steps so far and the chain states expanded.
@@ -304,11 +338,11 @@ fn extend(
     vacated: [Square; 2],
     moved: Bitboard,
     double: Square,
-    walk: &mut Walk,
+    walk: &mut Walk<'_>,
     f: &mut impl FnMut(Move, &Position, &[Follow]) -> ControlFlow<()>,
 ) -> ControlFlow<()> {
     let mover = pos.side;
-    let opts = options(&cur, mover, vacated, moved, &walk.kinds);
+    let opts = options(&cur, mover, vacated, moved, walk.kinds);
     if opts.len == 0 {
         let mut fin = cur;
         fin.set_en_passant(double);
@@ -351,20 +385,112 @@ fn extend(
     ControlFlow::Continue(())
 }
 
-/// Every legal Kazan move with its result, each distinct result once.
+/// The squares onto which some piece of the side to move could make a follower's move
+/// (non-capturing, a pawn's straight) on the board as it stands.
+///
+/// A leader from an own square outside this set has no follower (call it *free*): after
+/// the leader's move the vacated square is looked at from the same pieces, on a board that
+/// differs only by the vacated square itself (which a move onto it does not pass) and the
+/// leader's new square (which can only close a line), so no piece can step onto it then
+/// either. Its move is an orthodox move, legal when the own king is safe after it. En
+/// passant (the captured pawn's square may open a line) and castling (two squares) are not
+/// covered. A free move's result is never another move's: two free moves differ in their
+/// squares, and a chained move ending with the free move's position would need every piece
+/// of the chain to be of the leader's kind with its last follower coming from the free
+/// move's origin `o`; that follower's square `s` then holds a piece of the same kind that,
+/// every walk being symmetric and the squares between `o` and `s` the same on both boards,
+/// could step onto `o`, so `o` would not be free. (Pawns cannot form such a chain: a pawn
+/// follows straight, and the squares of a straight pawn chain block the direct move.)
+fn followable(pos: &Position) -> Bitboard {
+    let us = pos.side;
+    let board = &pos.board;
+    let own = board.by_color[us.idx()];
+    let occ = board.occupied();
+    let pawns = own & board.by_part[crate::core::board::PAWN_IDX];
+    let mut out = 0;
+    for s in Squares(own & !pawns) {
+        let kind = board.kind_at(s).expect("own square is occupied");
+        out |= match kind {
+            Kind::King => KING[s as usize],
+            _ => piece_attacks(s, us, kind, occ),
+        };
+    }
+    let (one, two_from) = if us == crate::core::Color::White {
+        (pawns << 8, ((pawns & 0xFF00) << 8) & !occ)
+    } else {
+        (pawns >> 8, ((pawns & 0x00FF_0000_0000_0000) >> 8) & !occ)
+    };
+    let two = if us == crate::core::Color::White {
+        two_from << 8
+    } else {
+        two_from >> 8
+    };
+    out | one | two
+}
+
+/// Does `leader` need the chain walk: does it start on a followable square (see
+/// [`followable`]), or is it en passant or castling?
+#[inline]
+fn chained(leader: Move, slow: Bitboard) -> bool {
+    slow & bb(leader.from) != 0 || matches!(leader.kind, MoveKind::EnPassant | MoveKind::Castle)
+}
+
+/// Every legal Kazan move with its result, each distinct result once. A free leader (see
+/// [`followable`]) is played as it is; the others walk their chains, their results kept
+/// apart from one another.
 pub fn for_each_legal<F>(pos: &Position, rules: &Rules, mut f: F) -> ControlFlow<()>
 where
     F: FnMut(Move, &Position) -> ControlFlow<()>,
 {
+    let slow = followable(pos) & pos.board.by_color[pos.side.idx()];
     let mut seen = Scratch::<IdSet>::take();
+    let mut chains = None;
     orthodox::each_pseudo_legal(pos, rules, &mut |leader| {
-        each_chain(pos, rules, leader, &mut |m, fin, _| {
+        if !chained(leader, slow) {
+            let (mut fin, _, _, double) = after_leader(pos, leader);
+            fin.set_en_passant(double);
+            return if orthodox::is_legal_child(&fin) {
+                f(leader, &fin)
+            } else {
+                ControlFlow::Continue(())
+            };
+        }
+        let chains = chains.get_or_insert_with(|| Chains::new(pos));
+        chains.each(pos, rules, leader, &mut |m, fin, _| {
             if !orthodox::is_legal_child(fin) || !seen.insert(fin.hash) {
                 return ControlFlow::Continue(());
             }
             f(m, fin)
         })
     })
+}
+
+/// The number of legal Kazan moves: the free leaders' (see [`followable`]) counted as
+/// orthodox moves from target sets, the others by walking their chains.
+pub fn count_legal(pos: &Position, rules: &Rules) -> u64 {
+    let mut n = 0;
+    if pos.king(pos.side) == NO_SQUARE {
+        let _ = for_each_legal(pos, rules, |_, _| {
+            n += 1;
+            ControlFlow::Continue(())
+        });
+        return n;
+    }
+    let slow = followable(pos) & pos.board.by_color[pos.side.idx()];
+    n += orthodox::count_legal_from(pos, rules, !slow, false);
+    let mut seen = Scratch::<IdSet>::take();
+    let mut chains = None;
+    let _ = orthodox::each_pseudo_legal(pos, rules, &mut |leader| {
+        if !chained(leader, slow) {
+            return ControlFlow::Continue(());
+        }
+        let chains = chains.get_or_insert_with(|| Chains::new(pos));
+        chains.each(pos, rules, leader, &mut |_, fin, _| {
+            n += u64::from(orthodox::is_legal_child(fin) && seen.insert(fin.hash));
+            ControlFlow::Continue(())
+        })
+    });
+    n
 }
 
 /// Replays a move (leader + chain choices): the final position and the steps, or `None`
@@ -519,5 +645,61 @@ mod fairy_order_tests {
         // Bd4 leads; queen d1 and empress d8 can both reach d4: the queen follows.
         let t = texts("3(EM)3k/8/8/8/3B4/8/8/K2Q4 w - - 0 1");
         assert!(t.contains(&"Bd4-e5 (Qd1-d4)".to_string()), "{t:?}");
+    }
+
+    /// Every leader through the chain walk, each distinct legal result once: the moves as
+    /// they were found before free leaders were played directly.
+    fn walked(r: &Rules, pos: &Position) -> Vec<(crate::moves::Move, u64)> {
+        let mut seen = std::collections::HashSet::new();
+        let mut out = vec![];
+        let _ = super::orthodox::each_pseudo_legal(pos, r, &mut |leader| {
+            super::each_chain(pos, r, leader, &mut |m, fin, _| {
+                if super::orthodox::is_legal_child(fin) && seen.insert(fin.hash) {
+                    out.push((m, fin.hash));
+                }
+                std::ops::ControlFlow::Continue(())
+            })
+        });
+        out
+    }
+
+    #[test]
+    fn free_leaders_give_the_moves_of_the_chain_walk() {
+        // Random games from crowded and open roots (castling, en passant, promotions,
+        // same-kind armies, fairy followers): at every node the moves played and counted
+        // are those of the walk over every leader, in the same order.
+        let r = Rules::new(Condition::Kazan);
+        let roots = [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "r3k3/rr6/8/8/8/2QQ4/1QQQ4/4K2R w Kq - 0 1",
+            "3R3k/8/8/8/3B4/1(N)6/8/K7 w - - 0 1",
+            "4k3/1P1P4/8/2pP4/8/8/P7/R3K2R w KQ c6 0 1",
+            "n1n1k3/PPPP4/8/8/8/8/pppp4/N1N1K3 w - - 0 1",
+        ];
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut nodes = 0;
+        for fen in roots {
+            for _ in 0..25 {
+                let mut pos = Position::from_fen(fen).unwrap();
+                for _ in 0..10 {
+                    let played: Vec<_> =
+                        r.legal_moves(&pos).iter().map(|(m, c)| (*m, c.hash)).collect();
+                    assert_eq!(played, walked(&r, &pos), "{}", pos.to_fen());
+                    assert_eq!(r.count_legal(&pos), played.len() as u64, "{}", pos.to_fen());
+                    nodes += 1;
+                    if played.is_empty() {
+                        break;
+                    }
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    let moves = r.legal_moves(&pos);
+                    pos = moves[(seed % moves.len() as u64) as usize].1;
+                }
+            }
+        }
+        assert!(nodes > 1000, "{nodes}");
     }
 }

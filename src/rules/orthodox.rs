@@ -920,6 +920,16 @@ fn each_slow_legal(
     for from in Squares(guard.pinned) {
         each_piece_move(pos, rules, from, &mut legal)?;
     }
+    each_special_legal(pos, rules, guard, &mut legal)
+}
+
+/// En passant by unpinned pawns and castling, each passed to `legal` (which tests it).
+fn each_special_legal(
+    pos: &Position,
+    rules: &Rules,
+    guard: &KingGuard,
+    legal: &mut impl FnMut(Move) -> ControlFlow<()>,
+) -> ControlFlow<()> {
     let board = &pos.board;
     if pos.ep != NO_SQUARE {
         let own = board.by_color[pos.side.idx()];
@@ -929,7 +939,7 @@ fn each_slow_legal(
         }
     }
     if guard.checkers == 0 {
-        castling_moves(pos, rules, &mut legal)?;
+        castling_moves(pos, rules, legal)?;
     }
     ControlFlow::Continue(())
 }
@@ -939,19 +949,27 @@ fn each_slow_legal(
 /// moves to the last rank once per promotion piece. Pinned pieces, en passant and castling
 /// go through the same move-by-move test as [`each_legal_unplayed`].
 pub fn count_legal(pos: &Position, rules: &Rules) -> u64 {
-    let us = pos.side;
-    let ksq = pos.king(us);
-    if ksq == NO_SQUARE {
+    if pos.king(pos.side) == NO_SQUARE {
         return count_moves(|mut f| each_pseudo_legal(pos, rules, &mut f));
     }
+    count_legal_from(pos, rules, !0, true)
+}
+
+/// [`count_legal`] for the moves that start on a square of `origins` only, en passant and
+/// castling included only when `special`. The side to move has its king.
+pub fn count_legal_from(pos: &Position, rules: &Rules, origins: Bitboard, special: bool) -> u64 {
+    let us = pos.side;
+    let ksq = pos.king(us);
     let them = us.flip();
     let board = &pos.board;
     let own = board.by_color[us.idx()];
     let enemy = board.by_color[them.idx()];
     let occ = own | enemy;
     let mut n = 0;
-    for to in Squares(KING[ksq as usize] & !own) {
-        n += u64::from(!board.attacked_with(to, them, occ ^ bb(ksq)));
+    if origins & bb(ksq) != 0 {
+        for to in Squares(KING[ksq as usize] & !own) {
+            n += u64::from(!board.attacked_with(to, them, occ ^ bb(ksq)));
+        }
     }
     let guard = KingGuard::new(pos, ksq);
     let targets = guard.targets;
@@ -962,17 +980,32 @@ pub fn count_legal(pos: &Position, rules: &Rules) -> u64 {
     let last_rank = us.last_rank_squares();
     // Only the pawn has the pawn part (a unit test of `core::piece` says so).
     let pawns = own & board.by_part[PAWN_IDX];
-    for reach in pawn_sets(us, pawns & !guard.pinned, occ, enemy) {
+    for reach in pawn_sets(us, pawns & origins & !guard.pinned, occ, enemy) {
         let reach = reach & targets;
         n += u64::from((reach & !last_rank).count_ones())
             + u64::from((reach & last_rank).count_ones()) * promotions;
     }
-    for from in Squares(own & !pawns & !bb(ksq) & !guard.pinned) {
+    for from in Squares(own & origins & !pawns & !bb(ksq) & !guard.pinned) {
         let kind = board.kind_at(from).expect("own square is occupied");
         n += u64::from((piece_attacks(from, us, kind, occ) & !own & targets).count_ones());
     }
-    // Pinned pieces, en passant and castling: move by move.
-    n + count_moves(|mut f| each_slow_legal(pos, rules, &guard, &mut f))
+    // Pinned pieces move by move; en passant and castling too, when asked for.
+    n + count_moves(|f| {
+        let mut legal = |m: Move| {
+            if guard.allows(pos, m) {
+                f(m)
+            } else {
+                ControlFlow::Continue(())
+            }
+        };
+        for from in Squares(guard.pinned & origins) {
+            each_piece_move(pos, rules, from, &mut legal)?;
+        }
+        if special {
+            each_special_legal(pos, rules, &guard, &mut legal)?;
+        }
+        ControlFlow::Continue(())
+    })
 }
 
 /// How many moves `each` emits.
