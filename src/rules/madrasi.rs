@@ -72,19 +72,37 @@ impl super::ConditionRules for Madrasi {
         let us = pos.side;
         let ksq = pos.king(us);
         let board = &pos.board;
+        let own = board.by_color[us.idx()];
         let quiet = ksq != NO_SQUARE
             && board.attackers_to(ksq, us.flip(), board.occupied()) == 0;
-        let pinned = orthodox::pinned(pos);
-        let mut n = 0;
-        let _ = each_pseudo_legal(pos, rules, &mut |m| {
-            let plain = quiet
-                && m.from != ksq
-                && m.kind != MoveKind::EnPassant
-                && m.kind != MoveKind::Castle
-                && pinned & bb(m.from) == 0;
-            n += u64::from(plain || legal_child(&pos.make(m)));
+        let active = own & !frozen(pos);
+        // Units whose orthodox moves are all legal: counted from target sets.
+        let bulk = if quiet {
+            active & !orthodox::pinned(pos) & !bb(ksq)
+        } else {
+            0
+        };
+        let mut n = if bulk != 0 {
+            orthodox::count_legal_from(pos, rules, bulk, false)
+        } else {
+            0
+        };
+        let mut play = |m: Move| {
+            n += u64::from(legal_child(&pos.make(m)));
             ControlFlow::Continue(())
-        });
+        };
+        for from in Squares(active & !bulk) {
+            let _ = orthodox::each_piece_move(pos, rules, from, &mut play);
+        }
+        if pos.ep != NO_SQUARE {
+            let takers = crate::core::bitboard::pawn_attacks(us.flip(), pos.ep)
+                & bulk
+                & board.by_part[crate::core::board::PAWN_IDX];
+            for from in Squares(takers) {
+                let _ = play(Move::with_kind(from, pos.ep, MoveKind::EnPassant));
+            }
+        }
+        let _ = castlings(pos, rules, &mut play);
         n
     }
 
@@ -126,6 +144,17 @@ fn two_stepped_pawn(pos: &Position) -> Square {
     } else {
         (pos.ep as i8 - pos.side.forward()) as Square
     }
+}
+
+/// The paralysed units of the side to move.
+fn frozen(pos: &Position) -> Bitboard {
+    let mut out = 0;
+    for s in Squares(pos.board.by_color[pos.side.idx()]) {
+        if paralysed(pos, s) {
+            out |= bb(s);
+        }
+    }
+    out
 }
 
 /// Is the unit on `s` paralysed (observed by an opposing unit of its kind)?
@@ -177,12 +206,7 @@ fn each_pseudo_legal(
     rules: &Rules,
     emit: &mut impl FnMut(Move) -> ControlFlow<()>,
 ) -> ControlFlow<()> {
-    let mut frozen: Bitboard = 0;
-    for s in Squares(pos.board.by_color[pos.side.idx()]) {
-        if paralysed(pos, s) {
-            frozen |= bb(s);
-        }
-    }
+    let frozen = frozen(pos);
     orthodox::each_pseudo_legal(pos, rules, &mut |m| {
         if m.kind == MoveKind::Castle || frozen & bb(m.from) != 0 {
             ControlFlow::Continue(())

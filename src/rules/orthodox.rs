@@ -185,7 +185,7 @@ pub fn each_pseudo_legal(
 
 /// Calls `emit` with each pseudo-legal move of the own piece on `from` (castling aside).
 #[inline]
-fn each_piece_move(
+pub(crate) fn each_piece_move(
     pos: &Position,
     rules: &Rules,
     from: Square,
