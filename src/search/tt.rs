@@ -2,7 +2,7 @@
 //! facts only (bit masks of depths proven to win / to fail), so a lost or torn write only
 //! costs speed, never correctness: a torn entry fails the key check (key XOR data trick).
 //!
-//! The table grows only while growing pays. It starts with 1 MB in use; each time a quarter
+//! The table grows only while growing pays. It starts with 256 KB in use; each time a quarter
 //! of the part in use has been written anew (an epoch), it asks whether a table twice the
 //! size would have saved a clear part of the work since the last growth, and doubles the
 //! part in use only then, up to `--hash`. The question is answered by a shadow: for one
@@ -37,8 +37,13 @@ pub struct Tt {
     salt: u64,
 }
 
-/// Entries in use when a search starts: 1 MB.
-const START_LEN: usize = 1 << 16;
+/// Entries in use when a search starts: 256 KB. A short search (a #2) then touches few
+/// pages of memory (each first touch of a page costs a page fault, which the kernel
+/// zeroes); a longer one doubles it within its first milliseconds.
+const START_LEN: usize = 1 << 14;
+
+/// From this many entries in use on, the table asks for huge pages.
+const HUGE_LEN: usize = 1 << 16;
 
 /// A doubling pays when the doubled table would have saved one `PAYS`-th of the work
 /// (BENCHMARKS.md, "The table grows while growing pays").
@@ -250,7 +255,11 @@ impl Drop for Slots {
 impl Tt {
     /// A table of at most about `mb` megabytes (at least 1024 entries, a power of two).
     pub fn new(mb: usize) -> Tt {
-        let n = Tt::new_len(mb);
+        Tt::with_len(Tt::new_len(mb))
+    }
+
+    /// A table of `n` entries (a power of two).
+    fn with_len(n: usize) -> Tt {
         let mut t = Tt {
             slots: Slots::new(n),
             active: AtomicUsize::new(0),
@@ -346,7 +355,7 @@ impl Tt {
             .is_ok()
         {
             self.new_epoch();
-            if active + 1 == START_LEN {
+            if active + 1 == HUGE_LEN {
                 self.slots.advise_huge();
             }
             self.migrate(active + 1);
@@ -567,14 +576,16 @@ mod tests {
             win: 1 << (i % 31),
             fail: 0,
         };
-        for i in 0..20_000 {
+        // About a third of the slots in use: every entry finds room.
+        let n = START_LEN as u64 * 5 / 16;
+        for i in 0..n {
             tt.add(key(i), facts(i));
         }
         for _ in 0..2 {
             tt.grow(tt.active.load(Ordering::Relaxed));
         }
         assert_eq!(tt.active.load(Ordering::Relaxed), 4 * START_LEN - 1);
-        for i in 0..20_000 {
+        for i in 0..n {
             assert_eq!(tt.get(key(i)), facts(i), "entry {i}");
         }
     }
@@ -603,15 +614,15 @@ mod tests {
     #[test]
     fn the_shadow_is_a_table_twice_the_size() {
         let small = Tt::new(64);
-        let mut twice = Tt::new(2);
+        let mut twice = Tt::with_len(2 * START_LEN);
         *twice.active.get_mut() = twice.mask();
-        assert_eq!(twice.mask() + 1, 2 * START_LEN);
         let mut rng = 0x2545_F491_4F6C_DD1Du64;
         let (mut hits, mut agree) = (0, 0);
         for _ in 0..200_000 {
             rng = splitmix(rng);
             // Sampled keys only, from a pool larger than the sampled buckets hold.
-            let key = splitmix(1 + rng % 30_000) & !(((SAMPLE as u64) - 1) << 1);
+            let key =
+                splitmix(1 + rng % (START_LEN as u64 * 15 / 32)) & !(((SAMPLE as u64) - 1) << 1);
             let depth = (rng >> 40) as u32 % 9;
             let in_shadow = small
                 .shadow_bucket(key)
