@@ -899,15 +899,17 @@ pub fn has_legal_move(pos: &Position, rules: &Rules) -> bool {
             return true;
         }
     }
-    each_slow_legal(pos, rules, &guard, &mut |_| ControlFlow::Break(())).is_break()
+    each_slow_legal(pos, rules, &guard, (!0, true), &mut |_| ControlFlow::Break(())).is_break()
 }
 
 /// Calls `f` with the legal moves that the target sets leave undecided: those of pinned
-/// pieces, en passant by unpinned pawns (a pinned one's is among its own moves) and castling.
+/// pieces on `origins`, and when `special` en passant by unpinned pawns (a pinned one's is
+/// among its own moves) and castling.
 fn each_slow_legal(
     pos: &Position,
     rules: &Rules,
     guard: &KingGuard,
+    (origins, special): (Bitboard, bool),
     f: &mut impl FnMut(Move) -> ControlFlow<()>,
 ) -> ControlFlow<()> {
     let mut legal = |m: Move| {
@@ -917,10 +919,13 @@ fn each_slow_legal(
             ControlFlow::Continue(())
         }
     };
-    for from in Squares(guard.pinned) {
+    for from in Squares(guard.pinned & origins) {
         each_piece_move(pos, rules, from, &mut legal)?;
     }
-    each_special_legal(pos, rules, guard, &mut legal)
+    if special {
+        each_special_legal(pos, rules, guard, &mut legal)?;
+    }
+    ControlFlow::Continue(())
 }
 
 /// En passant by unpinned pawns and castling, each passed to `legal` (which tests it).
@@ -990,22 +995,7 @@ pub fn count_legal_from(pos: &Position, rules: &Rules, origins: Bitboard, specia
         n += u64::from((piece_attacks(from, us, kind, occ) & !own & targets).count_ones());
     }
     // Pinned pieces move by move; en passant and castling too, when asked for.
-    n + count_moves(|f| {
-        let mut legal = |m: Move| {
-            if guard.allows(pos, m) {
-                f(m)
-            } else {
-                ControlFlow::Continue(())
-            }
-        };
-        for from in Squares(guard.pinned & origins) {
-            each_piece_move(pos, rules, from, &mut legal)?;
-        }
-        if special {
-            each_special_legal(pos, rules, &guard, &mut legal)?;
-        }
-        ControlFlow::Continue(())
-    })
+    n + count_moves(|mut f| each_slow_legal(pos, rules, &guard, (origins, special), &mut f))
 }
 
 /// How many moves `each` emits.
