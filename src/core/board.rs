@@ -162,6 +162,34 @@ impl Board {
         nights != 0 && nightrider_attacks(s, occ) & nights != 0
     }
 
+    /// The squares of `area` attacked by a piece of colour `by` with occupancy `occ`: the
+    /// same as [`Self::attacked_with`] square by square, but each line piece's attacks
+    /// looked up once (a king's neighbourhood costs one lookup per line piece, not two
+    /// per square).
+    pub fn attacked_in(&self, area: Bitboard, by: Color, occ: Bitboard) -> Bitboard {
+        let them = self.by_color[by.idx()];
+        let p = &self.by_part;
+        let mut out = 0;
+        for s in Squares(area) {
+            let leapers = (KNIGHT[s as usize] & p[KNIGHT_IDX])
+                | (KING[s as usize] & p[KING_IDX])
+                | (pawn_attacks(by.flip(), s) & p[PAWN_IDX]);
+            if leapers & them != 0 {
+                out |= bb(s);
+            }
+        }
+        for s in Squares(p[ROOK_IDX] & them) {
+            out |= rook_attacks(s, occ);
+        }
+        for s in Squares(p[BISHOP_IDX] & them) {
+            out |= bishop_attacks(s, occ);
+        }
+        for s in Squares(p[NIGHT_IDX] & them) {
+            out |= nightrider_attacks(s, occ);
+        }
+        out & area
+    }
+
     /// All pieces of colour `by` attacking square `s` with occupancy `occ`.
     pub fn attackers_to(&self, s: Square, by: Color, occ: Bitboard) -> Bitboard {
         let them = self.by_color[by.idx()];
@@ -222,4 +250,88 @@ pub fn piece_attacks(s: Square, c: Color, kind: Kind, occ: Bitboard) -> Bitboard
         a |= nightrider_attacks(s, occ);
     }
     a
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::core::{Color, Squares, bb};
+    use crate::position::Position;
+
+    /// `attacked_in` agrees with `attacked_with` square by square, on random boards with
+    /// the fairy pieces (line parts, leaper parts, nightriders), with and without a king.
+    #[test]
+    fn attacked_in_is_attacked_with_on_every_square() {
+        const UNITS: [&str; 14] = [
+            "P", "N", "B", "R", "Q", "(N)", "(AM)", "(EM)", "(PR)", "p", "n", "b", "(n)", "(em)",
+        ];
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        let mut tested = 0;
+        for _ in 0..400 {
+            let mut cells: Vec<String> = vec![String::new(); 64];
+            cells[next(64) as usize] = "K".into();
+            loop {
+                let s = next(64) as usize;
+                if cells[s].is_empty() {
+                    cells[s] = "k".into();
+                    break;
+                }
+            }
+            for _ in 0..next(14) {
+                let s = next(64) as usize;
+                let rank = s / 8;
+                let u = UNITS[next(UNITS.len() as u64) as usize];
+                if cells[s].is_empty() && !(u.eq_ignore_ascii_case("p") && (rank == 0 || rank == 7))
+                {
+                    cells[s] = u.into();
+                }
+            }
+            let ranks: Vec<String> = (0..8)
+                .rev()
+                .map(|r| {
+                    let mut t = String::new();
+                    let mut empty = 0;
+                    for f in 0..8 {
+                        let c = &cells[r * 8 + f];
+                        if c.is_empty() {
+                            empty += 1;
+                        } else {
+                            if empty > 0 {
+                                t += &empty.to_string();
+                                empty = 0;
+                            }
+                            t += c;
+                        }
+                    }
+                    if empty > 0 {
+                        t += &empty.to_string();
+                    }
+                    t
+                })
+                .collect();
+            let fen = format!("{} w - - 0 1", ranks.join("/"));
+            let Ok(pos) = Position::from_fen(&fen) else {
+                continue;
+            };
+            tested += 1;
+            let board = &pos.board;
+            for by in [Color::White, Color::Black] {
+                let k = pos.king(by.flip());
+                for occ in [board.occupied(), board.occupied() & !bb(k)] {
+                    let each = Squares(!0)
+                        .filter(|&s| board.attacked_with(s, by, occ))
+                        .fold(0, |a, s| a | bb(s));
+                    assert_eq!(board.attacked_in(!0, by, occ), each, "{fen} {by:?}");
+                    let area = crate::core::bitboard::KING[k as usize];
+                    assert_eq!(board.attacked_in(area, by, occ), each & area, "{fen}");
+                }
+            }
+        }
+        assert!(tested > 300, "{tested}");
+    }
 }

@@ -758,10 +758,8 @@ impl Flights {
         }
         let board = &pos.board;
         let occ = board.occupied() & !bb(k);
-        for f in Squares(KING[k as usize] & !board.by_color[them.idx()]) {
-            if board.attacked_with(f, us, occ) {
-                continue;
-            }
+        let area = KING[k as usize] & !board.by_color[them.idx()];
+        for f in Squares(area & !board.attacked_in(area, us, occ)) {
             let mut line = 0;
             each_rider_line(board, f, us, |between| {
                 if (between & occ).count_ones() == 1 {
