@@ -53,6 +53,11 @@ const SALT_SERIES: [u64; 3] = [
 ];
 
 /// Depths 32 and more use other table keys (a mask holds 32 depths).
+/// From this many attacker moves left on (the move at hand included), the attacker's
+/// moves are tried in the order of the replies they leave, fewest first (measured:
+/// BENCHMARKS.md, "Direct play: the attacker's moves ordered").
+const ORDER_FROM: u32 = 3;
+
 #[inline]
 fn depth_salt(k: u32) -> u64 {
     u64::from(k / 32).wrapping_mul(0x9E37_79B9_7F4A_7C15)
@@ -400,6 +405,9 @@ impl<'a> Engine<'a> {
                 });
             return won;
         }
+        if n >= ORDER_FROM && !self.plain {
+            return self.first_winning_child_ordered(ctx, b, pos, n, skip);
+        }
         let mut pending: Option<(Move, Position)> = None;
         let _ = self.rules.for_each_legal(pos, |m, child| {
             if Some(m) == skip {
@@ -429,6 +437,31 @@ impl<'a> Engine<'a> {
             (None, Some((m, last))) => self.def(ctx, b, &last, n).then_some(m),
             _ => won,
         }
+    }
+
+    /// [`Self::first_winning_child`] with the attacker's moves in the order of the replies
+    /// they leave (fewest first).
+    fn first_winning_child_ordered(
+        &self,
+        ctx: &mut Ctx,
+        b: Battle,
+        pos: &Position,
+        n: u32,
+        skip: Option<Move>,
+    ) -> Option<Move> {
+        let mut children: Vec<(u64, Move, Position)> = Vec::new();
+        let _ = self.rules.for_each_legal(pos, |m, child| {
+            if Some(m) != skip {
+                self.tt.prefetch(child.hash ^ SALT_DEF[b as usize]);
+                children.push((self.rules.count_legal(child), m, *child));
+            }
+            ControlFlow::Continue(())
+        });
+        children.sort_by_key(|c| c.0);
+        children
+            .iter()
+            .find(|(_, _, child)| self.def(ctx, b, child, n))
+            .map(|c| c.1)
     }
 
     /// Defender to move after an attacker move; `n` counts the attacker's moves including the
