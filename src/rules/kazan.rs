@@ -415,24 +415,18 @@ fn followable(pos: &Position) -> Bitboard {
             _ => piece_attacks(s, us, kind, occ),
         };
     }
-    let (one, two_from) = if us == crate::core::Color::White {
-        (pawns << 8, ((pawns & 0xFF00) << 8) & !occ)
-    } else {
-        (pawns >> 8, ((pawns & 0x00FF_0000_0000_0000) >> 8) & !occ)
+    // A pawn steps one square forward, or two from its second rank over an empty square.
+    let forward = |b: Bitboard| match us {
+        crate::core::Color::White => b << 8,
+        crate::core::Color::Black => b >> 8,
     };
-    let two = if us == crate::core::Color::White {
-        two_from << 8
-    } else {
-        two_from >> 8
+    let one = forward(pawns);
+    let third_rank = match us {
+        crate::core::Color::White => 0xFF_0000,
+        crate::core::Color::Black => 0xFF00_0000_0000,
     };
+    let two = forward(one & third_rank & !occ);
     out | one | two
-}
-
-/// Does `leader` need the chain walk: does it start on a followable square (see
-/// [`followable`]), or is it en passant or castling?
-#[inline]
-fn chained(leader: Move, slow: Bitboard) -> bool {
-    slow & bb(leader.from) != 0 || matches!(leader.kind, MoveKind::EnPassant | MoveKind::Castle)
 }
 
 /// Every legal Kazan move with its result, each distinct result once. A free leader (see
@@ -442,27 +436,64 @@ pub fn for_each_legal<F>(pos: &Position, rules: &Rules, mut f: F) -> ControlFlow
 where
     F: FnMut(Move, &Position) -> ControlFlow<()>,
 {
-    let slow = followable(pos) & pos.board.by_color[pos.side.idx()];
-    let mut seen = Scratch::<IdSet>::take();
-    let mut chains = None;
+    let mut walked = Walked::new(pos);
     orthodox::each_pseudo_legal(pos, rules, &mut |leader| {
-        if !chained(leader, slow) {
-            let (mut fin, _, _, double) = after_leader(pos, leader);
-            fin.set_en_passant(double);
-            return if orthodox::is_legal_child(&fin) {
-                f(leader, &fin)
+        if walked.chained(leader) {
+            return walked.each(pos, rules, leader, &mut f);
+        }
+        let (mut fin, _, _, double) = after_leader(pos, leader);
+        fin.set_en_passant(double);
+        if orthodox::is_legal_child(&fin) {
+            f(leader, &fin)
+        } else {
+            ControlFlow::Continue(())
+        }
+    })
+}
+
+/// The leaders of one position that walk their chains (see [`followable`]), with what their
+/// walks share and the results already given.
+struct Walked {
+    slow: Bitboard,
+    chains: Option<Chains>,
+    seen: Scratch<IdSet>,
+}
+
+impl Walked {
+    fn new(pos: &Position) -> Walked {
+        Walked {
+            slow: followable(pos) & pos.board.by_color[pos.side.idx()],
+            chains: None,
+            seen: Scratch::take(),
+        }
+    }
+
+    /// Does `leader` need the chain walk: does it start on a followable square, or is it en
+    /// passant or castling?
+    #[inline]
+    fn chained(&self, leader: Move) -> bool {
+        self.slow & bb(leader.from) != 0
+            || matches!(leader.kind, MoveKind::EnPassant | MoveKind::Castle)
+    }
+
+    /// Calls `f` with each legal result of `leader`'s chains not given before.
+    fn each(
+        &mut self,
+        pos: &Position,
+        rules: &Rules,
+        leader: Move,
+        f: &mut impl FnMut(Move, &Position) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        let seen = &mut self.seen;
+        let chains = self.chains.get_or_insert_with(|| Chains::new(pos));
+        chains.each(pos, rules, leader, &mut |m, fin, _| {
+            if orthodox::is_legal_child(fin) && seen.insert(fin.hash) {
+                f(m, fin)
             } else {
                 ControlFlow::Continue(())
-            };
-        }
-        let chains = chains.get_or_insert_with(|| Chains::new(pos));
-        chains.each(pos, rules, leader, &mut |m, fin, _| {
-            if !orthodox::is_legal_child(fin) || !seen.insert(fin.hash) {
-                return ControlFlow::Continue(());
             }
-            f(m, fin)
         })
-    })
+    }
 }
 
 /// The number of legal Kazan moves: the free leaders' (see [`followable`]) counted as
@@ -476,19 +507,16 @@ pub fn count_legal(pos: &Position, rules: &Rules) -> u64 {
         });
         return n;
     }
-    let slow = followable(pos) & pos.board.by_color[pos.side.idx()];
-    n += orthodox::count_legal_from(pos, rules, !slow, false);
-    let mut seen = Scratch::<IdSet>::take();
-    let mut chains = None;
+    let mut walked = Walked::new(pos);
+    n += orthodox::count_legal_from(pos, rules, !walked.slow, false);
     let _ = orthodox::each_pseudo_legal(pos, rules, &mut |leader| {
-        if !chained(leader, slow) {
-            return ControlFlow::Continue(());
+        if walked.chained(leader) {
+            let _ = walked.each(pos, rules, leader, &mut |_, _| {
+                n += 1;
+                ControlFlow::Continue(())
+            });
         }
-        let chains = chains.get_or_insert_with(|| Chains::new(pos));
-        chains.each(pos, rules, leader, &mut |_, fin, _| {
-            n += u64::from(orthodox::is_legal_child(fin) && seen.insert(fin.hash));
-            ControlFlow::Continue(())
-        })
+        ControlFlow::Continue(())
     });
     n
 }

@@ -76,9 +76,15 @@ impl super::ConditionRules for Madrasi {
         let quiet = ksq != NO_SQUARE
             && board.attackers_to(ksq, us.flip(), board.occupied()) == 0;
         let active = own & !frozen(pos);
+        // Pawns that may take en passant are played (target sets leave it out).
+        let ep_takers = if pos.ep == NO_SQUARE {
+            0
+        } else {
+            crate::core::bitboard::pawn_attacks(us.flip(), pos.ep)
+        };
         // Units whose orthodox moves are all legal: counted from target sets.
         let bulk = if quiet {
-            active & !orthodox::pinned(pos) & !bb(ksq)
+            active & !orthodox::pinned(pos) & !bb(ksq) & !ep_takers
         } else {
             0
         };
@@ -93,14 +99,6 @@ impl super::ConditionRules for Madrasi {
         };
         for from in Squares(active & !bulk) {
             let _ = orthodox::each_piece_move(pos, rules, from, &mut play);
-        }
-        if pos.ep != NO_SQUARE {
-            let takers = crate::core::bitboard::pawn_attacks(us.flip(), pos.ep)
-                & bulk
-                & board.by_part[crate::core::board::PAWN_IDX];
-            for from in Squares(takers) {
-                let _ = play(Move::with_kind(from, pos.ep, MoveKind::EnPassant));
-            }
         }
         let _ = castlings(pos, rules, &mut play);
         n

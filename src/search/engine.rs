@@ -52,12 +52,12 @@ const SALT_SERIES: [u64; 3] = [
     0x5E71_0007_0000_0007,
 ];
 
-/// Depths 32 and more use other table keys (a mask holds 32 depths).
 /// From this many attacker moves left on (the move at hand included), the attacker's
 /// moves are tried in the order of the replies they leave, fewest first (measured:
 /// BENCHMARKS.md, "Direct play: the attacker's moves ordered").
 const ORDER_FROM: u32 = 3;
 
+/// Depths 32 and more use other table keys (a mask holds 32 depths).
 #[inline]
 fn depth_salt(k: u32) -> u64 {
     u64::from(k / 32).wrapping_mul(0x9E37_79B9_7F4A_7C15)
