@@ -62,7 +62,7 @@ pub(super) fn check_cmd(a: &CheckArgs) -> Result<(), Failure> {
         Some(out) => decided_problems(out).map_err(Failure::Input)?,
         None => Default::default(),
     };
-    init_pool(search.threads).map_err(Failure::Input)?;
+    init_pool(search.threads, false).map_err(Failure::Input)?;
     let stop = Arc::new(AtomicBool::new(false));
     on_ctrl_c(&stop);
     let (files, walk_errors) = walk_files(&paths);

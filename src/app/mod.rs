@@ -414,12 +414,19 @@ fn condition_arg(name: &str) -> Result<Condition, Failure> {
 }
 
 /// Builds the run's one thread pool (rayon's global pool) with `threads` threads (0: one
-/// per core). A pool that cannot be built is an error, not a panic.
-fn init_pool(threads: usize) -> Result<(), String> {
-    match rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build_global()
-    {
+/// per core). A pool that cannot be built is an error, not a panic. With `here` and one
+/// thread, the calling thread is the pool's only thread (no thread is started: a short
+/// search then costs less than the thread's start); only for a command whose searches
+/// all run on the calling thread (`solve`: `check` calls into the pool from its own
+/// workers, which would wait for ever on a pool whose thread is busy elsewhere).
+fn init_pool(threads: usize, here: bool) -> Result<(), String> {
+    let builder = rayon::ThreadPoolBuilder::new().num_threads(threads);
+    let builder = if here && threads == 1 {
+        builder.use_current_thread()
+    } else {
+        builder
+    };
+    match builder.build_global() {
         Ok(()) => Ok(()),
         // Already built (a second command in one process): keep it.
         Err(_) if threads == 0 || rayon::current_num_threads() == threads => Ok(()),

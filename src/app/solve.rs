@@ -56,7 +56,7 @@ fn write_protocol(file: &str, text: &str, errors: &mut Vec<ProblemError>) {
 pub(super) fn solve_cmd(a: &SolveArgs) -> Result<(), Failure> {
     let search = bound_search(&a.search);
     let (problems, mut input_errors) = problems_to_solve(a)?;
-    init_pool(search.threads).map_err(Failure::Input)?;
+    init_pool(search.threads, true).map_err(Failure::Input)?;
     let stop = Arc::new(AtomicBool::new(false));
     on_ctrl_c(&stop);
     if let Some(secs) = search.time_limit {
