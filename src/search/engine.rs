@@ -3,7 +3,7 @@
 //! tree builder and the parallel driver. Results only depend on the position, never on
 //! timing or thread count; the transposition table stores proven facts only.
 
-use super::reach::{LastMoves, Reach};
+use super::reach::{LastMoves, Progress, Reach};
 use super::stipulation::Goal;
 use super::tt::{Facts, Tt};
 use crate::core::{Bitboard, Color};
@@ -683,7 +683,7 @@ impl<'a> Engine<'a> {
         if plies == 1 {
             return self.goal_in_one(ctx, pos).is_some();
         }
-        let keep = self.last_moves_filter(pos, plies == 2);
+        let keep = self.moves_filter(pos, plies == 2, help_sides(pos, plies));
         self.exact_depth(help_key(pos, plies), plies, pos, sharp, keep, |child| {
             self.help(ctx, child, plies - 1)
         })
@@ -713,22 +713,38 @@ impl<'a> Engine<'a> {
 
     /// Which moves of the side to move are worth playing: where it is to be stalemated
     /// after its move (`last`) and one move of the other side, those
-    /// [`Reach::last_loser_moves`] keeps, else all. The filter is built at the first move
-    /// asked about, so a node the table or the cuts answer never builds it.
-    fn last_moves_filter<'s>(
+    /// [`Reach::last_loser_moves`] keeps; where it is the loser (`sides`: loser, winner's
+    /// and loser's moves left) and has no move to spare, those [`Reach::loser_progress`]
+    /// keeps; else all. The filters are built at the first move asked about, so a node
+    /// the table or the cuts answer never builds them.
+    fn moves_filter<'s>(
         &'s self,
         pos: &'s Position,
         last: bool,
+        sides: (Color, u32, u32),
     ) -> impl FnMut(Move) -> bool + 's {
-        let filter = std::cell::OnceCell::<Option<LastMoves>>::new();
+        let filter = std::cell::OnceCell::<(Option<LastMoves>, Option<Progress>)>::new();
         move |m| {
-            filter
-                .get_or_init(|| match &self.reach {
-                    Some(r) if last && self.goal == Goal::Stalemate => r.last_loser_moves(pos, 1),
-                    _ => None,
-                })
-                .as_ref()
-                .is_none_or(|l| l.keep(m))
+            let (last_moves, progress) = filter.get_or_init(|| match &self.reach {
+                Some(r) => {
+                    let stalemate = self.goal == Goal::Stalemate;
+                    let (loser, win, lose) = sides;
+                    let mate = !stalemate;
+                    (
+                        if last && stalemate {
+                            r.last_loser_moves(pos, 1)
+                        } else {
+                            None
+                        },
+                        r.loser_progress(pos, loser, win, lose, mate),
+                    )
+                }
+                None => (None, None),
+            });
+            last_moves.as_ref().is_none_or(|l| l.keep(m))
+                && progress
+                    .as_ref()
+                    .is_none_or(|p| self.reach.as_ref().is_none_or(|r| p.keep(r, pos, m)))
         }
     }
 
@@ -815,7 +831,11 @@ impl<'a> Engine<'a> {
         let Some(sharp) = self.series_gate(end, pos, k) else {
             return false;
         };
-        let keep = self.last_moves_filter(pos, k == 1 && end == SeriesEnd::Help);
+        let keep = self.moves_filter(
+            pos,
+            k == 1 && end == SeriesEnd::Help,
+            series_sides(end, pos, k),
+        );
         self.exact_depth(series_key(end, pos, k), k, pos, sharp, keep, |child| {
             self.series_step(ctx, end, child, k)
         })
@@ -1147,6 +1167,57 @@ mod tests {
             mates += usize::from(mate);
         }
         assert!(skipped > 1000 && mates > 50, "{skipped} {mates}");
+    }
+
+    /// The loser's moves that `Reach::loser_progress` drops leave no final picture: each is
+    /// played and the picture looked for after it, on random positions and positions near
+    /// helpmates (help and series: the loser to move, one to four moves of its own left).
+    #[test]
+    fn the_loser_moves_dropped_leave_no_picture() {
+        let rules = Rules::new(crate::rules::Condition::Orthodox);
+        let stop = AtomicBool::new(false);
+        let tt = Tt::new(1);
+        let engine = Engine::new(&rules, Goal::Mate, &tt, &stop).with_help_cuts();
+        let reach = engine.reach.as_ref().expect("orthodox cuts");
+        let problems = [
+            "1b4b1/N5K1/8/4p3/r7/k3nq2/3p4/8 b - - 0 1",
+            "8/8/1p6/1P6/kB6/p1p5/P1K5/8 b - - 0 1",
+            "8/1p6/1P2p3/2k1P3/2p5/2K5/8/2B5 b - - 0 1",
+        ];
+        let mut g = Gen(0x9E37_79B9_7F4A_7C15);
+        let (mut tested, mut dropped, mut kept_with_picture) = (0, 0, 0);
+        while tested < 3000 {
+            let pos = if tested % 2 == 0 {
+                g.position()
+            } else {
+                near(&mut g, &rules, &problems)
+            };
+            let Some(pos) = pos else { continue };
+            tested += 1;
+            let loser = pos.side;
+            let moves = rules.legal_moves(&pos);
+            for (mate, win, lose) in [(true, 1, 1), (true, 2, 2), (true, 1, 3), (false, 2, 2)]
+                .into_iter()
+                .chain([(true, 2, 1 + g.below(4) as u32)])
+            {
+                let Some(p) = reach.loser_progress(&pos, loser, win, lose, mate) else {
+                    continue;
+                };
+                for (m, child) in &moves {
+                    let picture = reach.final_possible(child, loser, win, lose - 1, mate, !0);
+                    if p.keep(reach, &pos, *m) {
+                        kept_with_picture += usize::from(picture);
+                    } else {
+                        assert!(!picture, "{} {m:?} {mate} {win} {lose}", pos.to_fen());
+                        dropped += 1;
+                    }
+                }
+            }
+        }
+        assert!(
+            dropped > 5000 && kept_with_picture > 500,
+            "{dropped} {kept_with_picture}"
+        );
     }
 
     /// The final-position cut and the stalemate landing filter never lose a solution:

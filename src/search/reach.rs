@@ -241,6 +241,41 @@ impl LastMoves {
     }
 }
 
+/// The loser's moves worth playing where its moves are all needed
+/// ([`Reach::loser_progress`]): king moves, and moves bringing a piece nearer to a
+/// square next to one of the king's final squares.
+pub struct Progress {
+    king: u8,
+    /// The squares a holder may stand on in a final picture: next to a square the king
+    /// can still walk to.
+    flights: Bitboard,
+    /// [f]: the most moves a holder of `f` may still make after this move (the loser's
+    /// moves after it, less the king's shortest walk to a square next to `f`).
+    room: [u8; 64],
+    /// The loser (its pieces' `far` tables).
+    side: Color,
+}
+
+impl Progress {
+    /// May the loser's move `m` from `pos` still lead to a final picture?
+    #[inline]
+    pub fn keep(&self, reach: &Reach, pos: &Position, m: crate::moves::Move) -> bool {
+        if m.from == self.king {
+            return true;
+        }
+        let Some(old) = pos.board.kind_at(m.from) else {
+            return true;
+        };
+        let new = m.promo.unwrap_or(old);
+        let before = &reach.far[idx(self.side, old)][m.from as usize];
+        let after = &reach.far[idx(self.side, new)][m.to as usize];
+        Squares(self.flights).any(|f| {
+            let (a, b) = (after[f as usize], before[f as usize]);
+            a <= self.room[f as usize] && a < b
+        })
+    }
+}
+
 /// The winner's pieces that could pin a loser piece in the final position, at most one
 /// each: its riders, and its pawns that can still promote (with `w` moves left).
 fn pinners(pos: &Position, winner: Color, w: usize) -> usize {
@@ -871,6 +906,59 @@ impl Reach {
             }
         }
         false
+    }
+
+    /// Where the loser is to move with `lose_moves` left (this one included) and no
+    /// final picture ([`Self::final_possible`]) fits within `lose_moves - 1` of its moves,
+    /// the filter of its moves worth playing; `None` where every move may be.
+    ///
+    /// Sound: the picture depends on the loser's pieces only through the king's walk and
+    /// the holders' distances to their flights. Let a move of a piece `x` other than the
+    /// king lead to a position with a picture: its loser cost is at most `lose_moves - 1`
+    /// there. Were `x` not one of its holders, the same picture (same winner squares, same
+    /// holders on the same squares, same king walk; a winner piece `x` took counts as
+    /// captured) would fit before the move within `lose_moves - 1`, which it does not. So
+    /// `x` holds a flight `f` in it, and the picture's cost before the move, with `x` on
+    /// its old square as its old kind, is at least `lose_moves`: `x`'s distance to `f`
+    /// fell by at least one. `f` is next to a square the king walks to within
+    /// `lose_moves - 1` moves. A move of no such kind leaves no picture, so no goal.
+    pub fn loser_progress(
+        &self,
+        pos: &Position,
+        loser: Color,
+        win_moves: u32,
+        lose_moves: u32,
+        mate: bool,
+    ) -> Option<Progress> {
+        let ksq = pos.king(loser);
+        let (w, l) = (win_moves as usize, lose_moves as usize);
+        if pos.side != loser || l == 0 || !self.shared || w > MAX_D || l > MAX_D {
+            return None;
+        }
+        if pos.castling != 0 || ksq == NO_SQUARE {
+            return None;
+        }
+        if self.final_possible(pos, loser, win_moves, lose_moves - 1, mate, !0) {
+            return None;
+        }
+        // The king walks to some `k` next to `f`: at least one move when `f` is its own
+        // square, else one less than its distance to `f`.
+        let flights = king_spread(self.ball[ksq as usize][l - 1]);
+        let mut room = [0; 64];
+        for f in Squares(flights) {
+            let walk = if f == ksq {
+                1
+            } else {
+                king_distance(ksq, f) - 1
+            };
+            room[f as usize] = (l - 1).saturating_sub(walk) as u8;
+        }
+        Some(Progress {
+            king: ksq,
+            flights,
+            room,
+            side: loser,
+        })
     }
 
     /// The options of one winner piece (its `forms`) around `k`: each set of squares it
