@@ -10,6 +10,7 @@ use crate::core::{Bitboard, Color};
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
 use crate::rules::Rules;
+use std::cell::Cell;
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
@@ -259,18 +260,28 @@ impl<'a> Engine<'a> {
     /// The sharper test of one final position (`Reach::final_possible`), for mate with at
     /// least two moves left in all, for stalemate with three: run where the table knows
     /// nothing of the position. (For stalemate with two moves left it costs more than it
-    /// saves: BENCHMARKS.md, "Help stalemates: free units".)
+    /// saves: BENCHMARKS.md, "Help stalemates: free units".) Where the loser is to move,
+    /// a picture with one loser move less is looked for first: when there is one, the
+    /// answer is yes and the loser has a move to spare; else the loser has none
+    /// (`spare` set to `Some(false)`, for [`Reach::loser_progress`]) and the picture with
+    /// all its moves is looked for.
     fn final_possible(
         &self,
         pos: &Position,
-        loser: Color,
-        win: u32,
-        lose: u32,
+        (loser, win, lose): (Color, u32, u32),
         squares: Bitboard,
+        spare: &Cell<Option<bool>>,
     ) -> bool {
         let mate = self.goal == Goal::Mate;
         match &self.reach {
             Some(r) if win + lose >= if mate { 2 } else { 3 } => {
+                if pos.side == loser && lose >= 1 {
+                    let fits = r.final_possible(pos, loser, win, lose - 1, mate, squares);
+                    spare.set(Some(fits));
+                    if fits {
+                        return true;
+                    }
+                }
                 r.final_possible(pos, loser, win, lose, mate, squares)
             }
             _ => true,
@@ -677,35 +688,39 @@ impl<'a> Engine<'a> {
             return false;
         }
         ctx.nodes += 1;
-        let Some(sharp) = self.help_gate(pos, plies) else {
+        let spare = Cell::new(None);
+        let Some(sharp) = self.help_gate(pos, plies, &spare) else {
             return false;
         };
         if plies == 1 {
             return self.goal_in_one(ctx, pos).is_some();
         }
-        let keep = self.moves_filter(pos, plies == 2, help_sides(pos, plies));
+        let keep = self.moves_filter(pos, plies == 2, help_sides(pos, plies), &spare);
         self.exact_depth(help_key(pos, plies), plies, pos, sharp, keep, |child| {
             self.help(ctx, child, plies - 1)
         })
     }
 
     /// The cuts of help play from `pos` with `plies` left: `None` when the cheap cut rules
-    /// the position out, else the sharper test to run where the table knows nothing.
+    /// the position out, else the sharper test to run where the table knows nothing (which
+    /// sets `spare`: see [`Self::final_possible`]).
     fn help_gate<'s>(
         &'s self,
         pos: &'s Position,
         plies: u32,
+        spare: &'s Cell<Option<bool>>,
     ) -> Option<impl FnOnce() -> bool + 's> {
-        let (loser, win, lose) = help_sides(pos, plies);
+        let sides @ (loser, win, lose) = help_sides(pos, plies);
         let squares = self.goal_possible(pos, loser, win, lose)?;
-        Some(move || self.final_possible(pos, loser, win, lose, squares))
+        Some(move || self.final_possible(pos, sides, squares, spare))
     }
 
     /// May help play from `pos` with `plies` (at least 2) left succeed, as far as the table
     /// and the cuts tell without searching its moves? Where this is false, [`Self::help`]
     /// is false too; the parallel driver searches the moves of the other nodes itself.
     pub fn help_open(&self, pos: &Position, plies: u32) -> bool {
-        self.help_gate(pos, plies).is_some_and(|sharp| {
+        let spare = Cell::new(None);
+        self.help_gate(pos, plies, &spare).is_some_and(|sharp| {
             self.table_knows(help_key(pos, plies), plies)
                 .unwrap_or_else(sharp)
         })
@@ -714,37 +729,30 @@ impl<'a> Engine<'a> {
     /// Which moves of the side to move are worth playing: where it is to be stalemated
     /// after its move (`last`) and one move of the other side, those
     /// [`Reach::last_loser_moves`] keeps; where it is the loser (`sides`: loser, winner's
-    /// and loser's moves left) and has no move to spare, those [`Reach::loser_progress`]
-    /// keeps; else all. The filters are built at the first move asked about, so a node
-    /// the table or the cuts answer never builds them.
+    /// and loser's moves left) and the sharper test found it no move to spare (`spare`),
+    /// those [`Reach::loser_progress`] keeps; else all. The filters are built at the first
+    /// move asked about, so a node the table or the cuts answer never builds them.
     fn moves_filter<'s>(
         &'s self,
         pos: &'s Position,
         last: bool,
-        sides: (Color, u32, u32),
+        (loser, _, lose): (Color, u32, u32),
+        spare: &'s Cell<Option<bool>>,
     ) -> impl FnMut(Move) -> bool + 's {
-        let filter = std::cell::OnceCell::<(Option<LastMoves>, Option<Progress>)>::new();
+        let filter = std::cell::OnceCell::<Option<LastMoves>>::new();
+        let progress = std::cell::OnceCell::<Option<Progress>>::new();
         move |m| {
-            let (last_moves, progress) = filter.get_or_init(|| match &self.reach {
-                Some(r) => {
-                    let stalemate = self.goal == Goal::Stalemate;
-                    let (loser, win, lose) = sides;
-                    let mate = !stalemate;
-                    (
-                        if last && stalemate {
-                            r.last_loser_moves(pos, 1)
-                        } else {
-                            None
-                        },
-                        r.loser_progress(pos, loser, win, lose, mate),
-                    )
-                }
-                None => (None, None),
+            let Some(r) = &self.reach else { return true };
+            let last_moves = filter.get_or_init(|| match self.goal {
+                Goal::Stalemate if last => r.last_loser_moves(pos, 1),
+                _ => None,
+            });
+            let progress = progress.get_or_init(|| match spare.get() {
+                Some(false) => Some(r.loser_progress(pos, loser, lose)),
+                _ => None,
             });
             last_moves.as_ref().is_none_or(|l| l.keep(m))
-                && progress
-                    .as_ref()
-                    .is_none_or(|p| self.reach.as_ref().is_none_or(|r| p.keep(r, pos, m)))
+                && progress.as_ref().is_none_or(|p| p.keep(r, pos, m))
         }
     }
 
@@ -828,14 +836,12 @@ impl<'a> Engine<'a> {
         if k == 0 {
             return self.series_end(ctx, end, pos);
         }
-        let Some(sharp) = self.series_gate(end, pos, k) else {
+        let spare = Cell::new(None);
+        let Some(sharp) = self.series_gate(end, pos, k, &spare) else {
             return false;
         };
-        let keep = self.moves_filter(
-            pos,
-            k == 1 && end == SeriesEnd::Help,
-            series_sides(end, pos, k),
-        );
+        let last = k == 1 && end == SeriesEnd::Help;
+        let keep = self.moves_filter(pos, last, series_sides(end, pos, k), &spare);
         self.exact_depth(series_key(end, pos, k), k, pos, sharp, keep, |child| {
             self.series_step(ctx, end, child, k)
         })
@@ -848,14 +854,15 @@ impl<'a> Engine<'a> {
         end: SeriesEnd,
         pos: &'s Position,
         k: u32,
+        spare: &'s Cell<Option<bool>>,
     ) -> Option<impl FnOnce() -> bool + 's> {
-        let (loser, win, lose) = series_sides(end, pos, k);
+        let sides @ (loser, win, lose) = series_sides(end, pos, k);
         let squares = if end == SeriesEnd::Self_ {
             0
         } else {
             self.goal_possible(pos, loser, win, lose)?
         };
-        Some(move || end == SeriesEnd::Self_ || self.final_possible(pos, loser, win, lose, squares))
+        Some(move || end == SeriesEnd::Self_ || self.final_possible(pos, sides, squares, spare))
     }
 
     /// After a series move (`child`, other side to move) with `k` moves left before it.
@@ -896,7 +903,8 @@ impl<'a> Engine<'a> {
     /// May the series from `pos` (series side to move, `k` >= 1 moves left) succeed, as far
     /// as the table and the cuts tell without searching its moves (see [`Self::help_open`])?
     pub fn series_open(&self, end: SeriesEnd, pos: &Position, k: u32) -> bool {
-        self.series_gate(end, pos, k).is_some_and(|sharp| {
+        let spare = Cell::new(None);
+        self.series_gate(end, pos, k, &spare).is_some_and(|sharp| {
             self.table_knows(series_key(end, pos, k), k)
                 .unwrap_or_else(sharp)
         })
@@ -1169,9 +1177,10 @@ mod tests {
         assert!(skipped > 1000 && mates > 50, "{skipped} {mates}");
     }
 
-    /// The loser's moves that `Reach::loser_progress` drops leave no final picture: each is
-    /// played and the picture looked for after it, on random positions and positions near
-    /// helpmates (help and series: the loser to move, one to four moves of its own left).
+    /// The loser's moves that `Reach::loser_progress` drops leave no final picture (its king
+    /// on any square): each is played and the picture looked for after it, on random
+    /// positions and positions near helpmates (the loser to move, one to four moves of its
+    /// own left, mate and stalemate).
     #[test]
     fn the_loser_moves_dropped_leave_no_picture() {
         let rules = Rules::new(crate::rules::Condition::Orthodox);
@@ -1196,13 +1205,19 @@ mod tests {
             tested += 1;
             let loser = pos.side;
             let moves = rules.legal_moves(&pos);
-            for (mate, win, lose) in [(true, 1, 1), (true, 2, 2), (true, 1, 3), (false, 2, 2)]
+            let extra = 1 + g.below(4) as u32;
+            let cases = [(true, 1, 1), (true, 2, 2), (true, 1, 3), (false, 2, 2)];
+            for (mate, win, lose) in cases
                 .into_iter()
-                .chain([(true, 2, 1 + g.below(4) as u32)])
+                .chain([(true, 2, extra), (false, 1, extra)])
             {
-                let Some(p) = reach.loser_progress(&pos, loser, win, lose, mate) else {
+                // As the engine: the cheap test's king squares, no picture with one
+                // loser move less among them.
+                let squares = reach.king_squares(&pos, loser, win, lose, mate);
+                if squares == 0 || reach.final_possible(&pos, loser, win, lose - 1, mate, squares) {
                     continue;
-                };
+                }
+                let p = reach.loser_progress(&pos, loser, lose);
                 for (m, child) in &moves {
                     let picture = reach.final_possible(child, loser, win, lose - 1, mate, !0);
                     if p.keep(reach, &pos, *m) {

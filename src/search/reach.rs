@@ -241,16 +241,15 @@ impl LastMoves {
     }
 }
 
-/// The loser's moves worth playing where its moves are all needed
+/// The loser's moves worth playing where it has no move to spare
 /// ([`Reach::loser_progress`]): king moves, and moves bringing a piece nearer to a
-/// square next to one of the king's final squares.
+/// square next to one of the king's final squares, within the moves left.
 pub struct Progress {
     king: u8,
-    /// The squares a holder may stand on in a final picture: next to a square the king
-    /// can still walk to.
+    /// Every square next to a square the king can still walk to.
     flights: Bitboard,
-    /// [f]: the most moves a holder of `f` may still make after this move (the loser's
-    /// moves after it, less the king's shortest walk to a square next to `f`).
+    /// [f]: the most moves a holder of `f` may make after this move (the loser's moves
+    /// after it, less the king's shortest walk to a square next to `f`).
     room: [u8; 64],
     /// The loser (its pieces' `far` tables).
     side: Color,
@@ -908,39 +907,27 @@ impl Reach {
         false
     }
 
-    /// Where the loser is to move with `lose_moves` left (this one included) and no
-    /// final picture ([`Self::final_possible`]) fits within `lose_moves - 1` of its moves,
-    /// the filter of its moves worth playing; `None` where every move may be.
+    /// The filter of the loser's moves (`loser` to move, `lose_moves` left, this one
+    /// included) where no final picture ([`Self::final_possible`]) fits within
+    /// `lose_moves - 1` of its moves, the king's final square among `squares`, the squares
+    /// [`Self::king_squares`] leaves with all its moves: the caller has found none.
     ///
     /// Sound: the picture depends on the loser's pieces only through the king's walk and
     /// the holders' distances to their flights. Let a move of a piece `x` other than the
     /// king lead to a position with a picture: its loser cost is at most `lose_moves - 1`
-    /// there. Were `x` not one of its holders, the same picture (same winner squares, same
-    /// holders on the same squares, same king walk; a winner piece `x` took counts as
-    /// captured) would fit before the move within `lose_moves - 1`, which it does not. So
-    /// `x` holds a flight `f` in it, and the picture's cost before the move, with `x` on
-    /// its old square as its old kind, is at least `lose_moves`: `x`'s distance to `f`
-    /// fell by at least one. `f` is next to a square the king walks to within
-    /// `lose_moves - 1` moves. A move of no such kind leaves no picture, so no goal.
-    pub fn loser_progress(
-        &self,
-        pos: &Position,
-        loser: Color,
-        win_moves: u32,
-        lose_moves: u32,
-        mate: bool,
-    ) -> Option<Progress> {
+    /// there, and its king square `k` is among `squares` (it is a picture with all the
+    /// loser's moves before the move too, `x` being one move further from its flight at
+    /// most, and `king_squares` leaves every such `k`). Were `x` not one of its holders,
+    /// the same picture (same winner squares, same holders on the same squares, same king
+    /// walk; a winner piece `x` took counts as captured) would fit before the move within
+    /// `lose_moves - 1`, which it does not. So `x` holds a flight `f` in it, and the
+    /// picture's cost before the move, with `x` on its old square as its old kind, is at
+    /// least `lose_moves`: `x`'s distance to `f` fell by at least one, and is at most the
+    /// moves after this one less the king's walk to a square next to `f`. A move of no
+    /// such kind leaves no picture, so no goal.
+    pub fn loser_progress(&self, pos: &Position, loser: Color, lose_moves: u32) -> Progress {
         let ksq = pos.king(loser);
-        let (w, l) = (win_moves as usize, lose_moves as usize);
-        if pos.side != loser || l == 0 || !self.shared || w > MAX_D || l > MAX_D {
-            return None;
-        }
-        if pos.castling != 0 || ksq == NO_SQUARE {
-            return None;
-        }
-        if self.final_possible(pos, loser, win_moves, lose_moves - 1, mate, !0) {
-            return None;
-        }
+        let l = (lose_moves as usize).clamp(1, MAX_D);
         // The king walks to some `k` next to `f`: at least one move when `f` is its own
         // square, else one less than its distance to `f`.
         let flights = king_spread(self.ball[ksq as usize][l - 1]);
@@ -953,12 +940,12 @@ impl Reach {
             };
             room[f as usize] = (l - 1).saturating_sub(walk) as u8;
         }
-        Some(Progress {
+        Progress {
             king: ksq,
             flights,
             room,
             side: loser,
-        })
+        }
     }
 
     /// The options of one winner piece (its `forms`) around `k`: each set of squares it
