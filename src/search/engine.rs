@@ -262,25 +262,25 @@ impl<'a> Engine<'a> {
     /// nothing of the position. (For stalemate with two moves left it costs more than it
     /// saves: BENCHMARKS.md, "Help stalemates: free units".) Where the loser is to move,
     /// a picture with one loser move less is looked for first: when there is one, the
-    /// answer is yes and the loser has a move to spare; else the loser has none
-    /// (`spare` set to `Some(false)`, for [`Reach::loser_progress`]) and the picture with
+    /// answer is yes and the loser has a move to spare; else the loser has none (`spare`
+    /// set to `squares`, the king squares of the cheap test, for
+    /// [`Reach::loser_progress`]; it stays empty otherwise) and the picture with
     /// all its moves is looked for.
     fn final_possible(
         &self,
         pos: &Position,
         (loser, win, lose): (Color, u32, u32),
         squares: Bitboard,
-        spare: &Cell<Option<bool>>,
+        spare: &Cell<Bitboard>,
     ) -> bool {
         let mate = self.goal == Goal::Mate;
         match &self.reach {
             Some(r) if win + lose >= if mate { 2 } else { 3 } => {
                 if pos.side == loser && lose >= 1 {
-                    let fits = r.final_possible(pos, loser, win, lose - 1, mate, squares);
-                    spare.set(Some(fits));
-                    if fits {
+                    if r.final_possible(pos, loser, win, lose - 1, mate, squares) {
                         return true;
                     }
+                    spare.set(squares);
                 }
                 r.final_possible(pos, loser, win, lose, mate, squares)
             }
@@ -688,7 +688,7 @@ impl<'a> Engine<'a> {
             return false;
         }
         ctx.nodes += 1;
-        let spare = Cell::new(None);
+        let spare = Cell::new(0);
         let Some(sharp) = self.help_gate(pos, plies, &spare) else {
             return false;
         };
@@ -708,7 +708,7 @@ impl<'a> Engine<'a> {
         &'s self,
         pos: &'s Position,
         plies: u32,
-        spare: &'s Cell<Option<bool>>,
+        spare: &'s Cell<Bitboard>,
     ) -> Option<impl FnOnce() -> bool + 's> {
         let sides @ (loser, win, lose) = help_sides(pos, plies);
         let squares = self.goal_possible(pos, loser, win, lose)?;
@@ -719,7 +719,7 @@ impl<'a> Engine<'a> {
     /// and the cuts tell without searching its moves? Where this is false, [`Self::help`]
     /// is false too; the parallel driver searches the moves of the other nodes itself.
     pub fn help_open(&self, pos: &Position, plies: u32) -> bool {
-        let spare = Cell::new(None);
+        let spare = Cell::new(0);
         self.help_gate(pos, plies, &spare).is_some_and(|sharp| {
             self.table_knows(help_key(pos, plies), plies)
                 .unwrap_or_else(sharp)
@@ -737,7 +737,7 @@ impl<'a> Engine<'a> {
         pos: &'s Position,
         last: bool,
         (loser, _, lose): (Color, u32, u32),
-        spare: &'s Cell<Option<bool>>,
+        spare: &'s Cell<Bitboard>,
     ) -> impl FnMut(Move) -> bool + 's {
         let filter = std::cell::OnceCell::<Option<LastMoves>>::new();
         let progress = std::cell::OnceCell::<Option<Progress>>::new();
@@ -748,8 +748,8 @@ impl<'a> Engine<'a> {
                 _ => None,
             });
             let progress = progress.get_or_init(|| match spare.get() {
-                Some(false) => Some(r.loser_progress(pos, loser, lose)),
-                _ => None,
+                0 => None,
+                squares => Some(r.loser_progress(pos, loser, lose, squares)),
             });
             last_moves.as_ref().is_none_or(|l| l.keep(m))
                 && progress.as_ref().is_none_or(|p| p.keep(r, pos, m))
@@ -836,7 +836,7 @@ impl<'a> Engine<'a> {
         if k == 0 {
             return self.series_end(ctx, end, pos);
         }
-        let spare = Cell::new(None);
+        let spare = Cell::new(0);
         let Some(sharp) = self.series_gate(end, pos, k, &spare) else {
             return false;
         };
@@ -854,7 +854,7 @@ impl<'a> Engine<'a> {
         end: SeriesEnd,
         pos: &'s Position,
         k: u32,
-        spare: &'s Cell<Option<bool>>,
+        spare: &'s Cell<Bitboard>,
     ) -> Option<impl FnOnce() -> bool + 's> {
         let sides @ (loser, win, lose) = series_sides(end, pos, k);
         let squares = if end == SeriesEnd::Self_ {
@@ -903,7 +903,7 @@ impl<'a> Engine<'a> {
     /// May the series from `pos` (series side to move, `k` >= 1 moves left) succeed, as far
     /// as the table and the cuts tell without searching its moves (see [`Self::help_open`])?
     pub fn series_open(&self, end: SeriesEnd, pos: &Position, k: u32) -> bool {
-        let spare = Cell::new(None);
+        let spare = Cell::new(0);
         self.series_gate(end, pos, k, &spare).is_some_and(|sharp| {
             self.table_knows(series_key(end, pos, k), k)
                 .unwrap_or_else(sharp)
@@ -1217,7 +1217,7 @@ mod tests {
                 if squares == 0 || reach.final_possible(&pos, loser, win, lose - 1, mate, squares) {
                     continue;
                 }
-                let p = reach.loser_progress(&pos, loser, lose);
+                let p = reach.loser_progress(&pos, loser, lose, squares);
                 for (m, child) in &moves {
                     let picture = reach.final_possible(child, loser, win, lose - 1, mate, !0);
                     if p.keep(reach, &pos, *m) {

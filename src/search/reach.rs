@@ -52,6 +52,7 @@ use crate::core::bitboard::{KING, pawn_attacks};
 use crate::core::board::piece_attacks;
 use crate::core::piece::{ALL_KINDS, KIND_COUNT, part};
 use crate::core::{Bitboard, Color, Kind, NO_SQUARE, Squares, bb};
+use crate::moves::MoveKind;
 use crate::position::Position;
 use crate::rules::HelpCuts;
 
@@ -253,6 +254,10 @@ pub struct Progress {
     room: [u8; 64],
     /// The loser (its pieces' `far` tables).
     side: Color,
+    /// The squares the king may end on (those the cheap test leaves), and its moves
+    /// after this one.
+    ends: Bitboard,
+    room_king: u8,
 }
 
 impl Progress {
@@ -260,7 +265,13 @@ impl Progress {
     #[inline]
     pub fn keep(&self, reach: &Reach, pos: &Position, m: crate::moves::Move) -> bool {
         if m.from == self.king {
-            return true;
+            // The king walks nearer to a square its walk ends on.
+            let room = usize::from(self.room_king);
+            return m.kind == MoveKind::Castle
+                || Squares(self.ends).any(|k| {
+                    let d = king_distance(m.to, k);
+                    d <= room && d < king_distance(m.from, k)
+                });
         }
         let Some(old) = pos.board.kind_at(m.from) else {
             return true;
@@ -923,9 +934,17 @@ impl Reach {
     /// `lose_moves - 1`, which it does not. So `x` holds a flight `f` in it, and the
     /// picture's cost before the move, with `x` on its old square as its old kind, is at
     /// least `lose_moves`: `x`'s distance to `f` fell by at least one, and is at most the
-    /// moves after this one less the king's walk to a square next to `f`. A move of no
-    /// such kind leaves no picture, so no goal.
-    pub fn loser_progress(&self, pos: &Position, loser: Color, lose_moves: u32) -> Progress {
+    /// moves after this one less the king's walk to a square next to `f`. Likewise a king
+    /// move leads to a picture only if its walk to the picture's `k` (one of `squares`)
+    /// fell by one and fits in the moves after this one (castling, which moves a rook
+    /// too, is kept). A move of no such kind leaves no picture, so no goal.
+    pub fn loser_progress(
+        &self,
+        pos: &Position,
+        loser: Color,
+        lose_moves: u32,
+        squares: Bitboard,
+    ) -> Progress {
         let ksq = pos.king(loser);
         let l = (lose_moves as usize).clamp(1, MAX_D);
         // The king walks to some `k` next to `f`: at least one move when `f` is its own
@@ -945,6 +964,8 @@ impl Reach {
             flights,
             room,
             side: loser,
+            ends: squares & self.ball[ksq as usize][l],
+            room_king: (l - 1) as u8,
         }
     }
 
