@@ -261,11 +261,9 @@ impl<'a> Engine<'a> {
     /// least two moves left in all, for stalemate with three: run where the table knows
     /// nothing of the position. (For stalemate with two moves left it costs more than it
     /// saves: BENCHMARKS.md, "Help stalemates: free units".) Where the loser is to move,
-    /// a picture with one loser move less is looked for first: when there is one, the
-    /// answer is yes and the loser has a move to spare; else the loser has none (`spare`
-    /// set to `squares`, the king squares of the cheap test, for
-    /// [`Reach::loser_progress`]; it stays empty otherwise) and the picture with
-    /// all its moves is looked for.
+    /// the same pass asks whether a picture fits with one loser move less; where none does,
+    /// the loser has no move to spare: `spare` is set to `squares`, the king squares of the
+    /// cheap test, for [`Reach::loser_progress`] (it stays empty otherwise).
     fn final_possible(
         &self,
         pos: &Position,
@@ -276,13 +274,12 @@ impl<'a> Engine<'a> {
         let mate = self.goal == Goal::Mate;
         match &self.reach {
             Some(r) if win + lose >= if mate { 2 } else { 3 } => {
-                if pos.side == loser && lose >= 1 {
-                    if r.final_possible(pos, loser, win, lose - 1, mate, squares) {
-                        return true;
-                    }
+                let ask = pos.side == loser && lose >= 1;
+                let (fits, spared) = r.final_pictures(pos, (loser, win, lose), mate, squares, ask);
+                if ask && !spared {
                     spare.set(squares);
                 }
-                r.final_possible(pos, loser, win, lose, mate, squares)
+                fits
             }
             _ => true,
         }

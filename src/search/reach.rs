@@ -753,29 +753,30 @@ impl Reach {
         mate: bool,
         squares: Bitboard,
     ) -> bool {
+        let sides = (loser, win_moves, lose_moves);
+        self.final_pictures(pos, sides, mate, squares, false).0
+    }
+
+    /// [`Self::final_possible`] (the first answer) and, when `spare` is asked for, whether
+    /// a picture fits within one loser move less (the second; `true` where the test does
+    /// not apply). One pass: a picture with one move less is one with all the moves.
+    pub fn final_pictures(
+        &self,
+        pos: &Position,
+        (loser, win_moves, lose_moves): (Color, u32, u32),
+        mate: bool,
+        squares: Bitboard,
+        spare: bool,
+    ) -> (bool, bool) {
         let (w, l) = (win_moves as usize, lose_moves as usize);
         let ksq = pos.king(loser);
         if !self.shared || w > MAX_D || l > MAX_D || pos.castling != 0 || ksq == NO_SQUARE {
-            return true;
+            return (true, true);
         }
-        let board = &pos.board;
         let winner = loser.flip();
-        // Each winner piece's forms (a pawn: as a pawn and as each promotion piece), the
-        // king's first.
-        let mut forms: Vec<Form> = Vec::with_capacity(32);
-        let mut pieces = Units::new((0u8, Kind::Pawn));
-        let mut reach_any = 0;
-        let wk = pos.king(winner);
-        for s in std::iter::once(wk)
-            .filter(|&s| s != NO_SQUARE)
-            .chain(Squares(board.by_color[winner.idx()] & !bb(wk)))
-        {
-            let k = board.kind_at(s).expect("occupied");
-            reach_any |= self.attack[idx(winner, k)][s as usize][w];
-            self.forms(winner, k, s, w, &mut forms);
-            pieces.push((s, k));
-        }
+        let (forms, pieces, reach_any) = self.winner_forms(pos, winner, w);
         // The loser's other pieces, and what they can hold within `l` moves.
+        let board = &pos.board;
         let mut others = Units::new((Kind::Pawn, 0u8));
         Squares(board.by_color[loser.idx()] & !bb(ksq))
             .for_each(|s| others.push((board.kind_at(s).expect("occupied"), s)));
@@ -794,6 +795,7 @@ impl Reach {
             }
             let covers = &mut cache[slot];
             covers.reset_unless(config);
+            let mut fits = false;
             for k in Squares(self.ball[ksq as usize][l] & squares) {
                 let walk = king_distance(ksq, k);
                 let flights = KING[k as usize];
@@ -802,15 +804,9 @@ impl Reach {
                 }
                 if covers.done & bb(k) == 0 {
                     let start = covers.data.len();
-                    self.winner_covers(
-                        &forms,
-                        winner,
-                        wk != NO_SQUARE,
-                        w,
-                        k,
-                        &mut covers.scratch,
-                        &mut covers.data,
-                    );
+                    let king = pos.king(winner) != NO_SQUARE;
+                    let (scratch, data) = (&mut covers.scratch, &mut covers.data);
+                    self.winner_covers(&forms, winner, king, w, k, scratch, data);
                     covers.ranges[k as usize] = (start as u32, covers.data.len() as u32);
                     covers.done |= bb(k);
                 }
@@ -818,11 +814,44 @@ impl Reach {
                 let states = &covers.data[a as usize..b as usize];
                 let open = &mut covers.scratch.open;
                 if self.loser_holds(others, loser, k, l - walk, states, mate, open) {
-                    return true;
+                    if !spare {
+                        return (true, false);
+                    }
+                    fits = true;
+                    if walk < l
+                        && self.loser_holds(others, loser, k, l - 1 - walk, states, mate, open)
+                    {
+                        return (true, true);
+                    }
                 }
             }
-            false
+            (fits, false)
         })
+    }
+
+    /// The winner's pieces (the king first) with their forms (a pawn: as a pawn and as
+    /// each promotion piece) within `w` moves, and every square they can attack by then.
+    fn winner_forms(
+        &self,
+        pos: &Position,
+        winner: Color,
+        w: usize,
+    ) -> (Vec<Form<'_>>, Units<(u8, Kind)>, Bitboard) {
+        let board = &pos.board;
+        let mut forms: Vec<Form> = Vec::with_capacity(32);
+        let mut pieces = Units::new((0u8, Kind::Pawn));
+        let mut reach_any = 0;
+        let wk = pos.king(winner);
+        for s in std::iter::once(wk)
+            .filter(|&s| s != NO_SQUARE)
+            .chain(Squares(board.by_color[winner.idx()] & !bb(wk)))
+        {
+            let k = board.kind_at(s).expect("occupied");
+            reach_any |= self.attack[idx(winner, k)][s as usize][w];
+            self.forms(winner, k, s, w, &mut forms);
+            pieces.push((s, k));
+        }
+        (forms, pieces, reach_any)
     }
 
     /// The key of the winner's kept covers (see `Covers`), as a sequence of numbers (its
