@@ -1208,10 +1208,12 @@ mod tests {
                 .into_iter()
                 .chain([(true, 2, extra), (false, 1, extra)])
             {
-                // As the engine: the cheap test's king squares, no picture with one
-                // loser move less among them.
+                // As the engine: the cheap test's king squares, a picture with all the
+                // loser's moves among them but none with one move less.
                 let squares = reach.king_squares(&pos, loser, win, lose, mate);
-                if squares == 0 || reach.final_possible(&pos, loser, win, lose - 1, mate, squares) {
+                let sides = (loser, win, lose);
+                let (fits, spare) = reach.final_pictures(&pos, sides, mate, squares, true);
+                if squares == 0 || !fits || spare {
                     continue;
                 }
                 let p = reach.loser_progress(&pos, loser, lose, squares);
