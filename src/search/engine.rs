@@ -262,8 +262,8 @@ impl<'a> Engine<'a> {
     /// nothing of the position. (For stalemate with two moves left it costs more than it
     /// saves: BENCHMARKS.md, "Help stalemates: free units".) Where the loser is to move,
     /// the same pass asks whether a picture fits with one loser move less; where none does,
-    /// the loser has no move to spare: `spare` is set to `squares`, the king squares of the
-    /// cheap test, for [`Reach::loser_progress`] (it stays empty otherwise).
+    /// the loser has no move to spare: `spare` is set to the king squares of the pictures
+    /// that fit, for [`Reach::loser_progress`] (it stays empty otherwise).
     fn final_possible(
         &self,
         pos: &Position,
@@ -277,9 +277,9 @@ impl<'a> Engine<'a> {
                 let ask = pos.side == loser && lose >= 1;
                 let (fits, spared) = r.final_pictures(pos, (loser, win, lose), mate, squares, ask);
                 if ask && !spared {
-                    spare.set(squares);
+                    spare.set(fits);
                 }
-                fits
+                fits != 0
             }
             _ => true,
         }
@@ -733,7 +733,7 @@ impl<'a> Engine<'a> {
         &'s self,
         pos: &'s Position,
         last: bool,
-        (loser, _, lose): (Color, u32, u32),
+        sides: (Color, u32, u32),
         spare: &'s Cell<Bitboard>,
     ) -> impl FnMut(Move) -> bool + 's {
         let filter = std::cell::OnceCell::<Option<LastMoves>>::new();
@@ -746,7 +746,7 @@ impl<'a> Engine<'a> {
             });
             let progress = progress.get_or_init(|| match spare.get() {
                 0 => None,
-                squares => Some(r.loser_progress(pos, loser, lose, squares)),
+                squares => r.loser_progress(pos, sides, self.goal == Goal::Mate, squares),
             });
             last_moves.as_ref().is_none_or(|l| l.keep(m))
                 && progress.as_ref().is_none_or(|p| p.keep(r, pos, m))
@@ -1213,10 +1213,12 @@ mod tests {
                 let squares = reach.king_squares(&pos, loser, win, lose, mate);
                 let sides = (loser, win, lose);
                 let (fits, spare) = reach.final_pictures(&pos, sides, mate, squares, true);
-                if squares == 0 || !fits || spare {
+                if squares == 0 || fits == 0 || spare {
                     continue;
                 }
-                let p = reach.loser_progress(&pos, loser, lose, squares);
+                let Some(p) = reach.loser_progress(&pos, sides, mate, fits) else {
+                    continue;
+                };
                 for (m, child) in &moves {
                     let picture = reach.final_possible(child, loser, win, lose - 1, mate, !0);
                     if p.keep(reach, &pos, *m) {

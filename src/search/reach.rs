@@ -242,22 +242,28 @@ impl LastMoves {
     }
 }
 
+/// Most loser units (its king aside) [`Progress`] keeps rooms for; with more, every move
+/// is kept.
+const HOLDERS: usize = 16;
+
 /// The loser's moves worth playing where it has no move to spare
-/// ([`Reach::loser_progress`]): king moves, and moves bringing a piece nearer to a
-/// square next to one of the king's final squares, within the moves left.
+/// ([`Reach::loser_progress`]): king moves nearer to a final square, and moves bringing a
+/// unit nearer to a square it could hold in a picture, each within the moves it may take.
 pub struct Progress {
     king: u8,
-    /// Every square next to a square the king can still walk to.
-    flights: Bitboard,
-    /// [f]: the most moves a holder of `f` may make after this move (the loser's moves
-    /// after it, less the king's shortest walk to a square next to `f`).
-    room: [u8; 64],
-    /// The loser (its pieces' `far` tables).
+    /// The loser (its units' `far` tables).
     side: Color,
-    /// The squares the king may end on (those the cheap test leaves), and its moves
-    /// after this one.
+    /// [square]: the index in `room` of the loser's unit there (`NONE`: no room kept).
+    slot: [u8; 64],
+    /// [unit][f]: one more than the most moves the unit may be from `f` after its move
+    /// for a picture in which it holds `f` (0: none).
+    room: [[u8; 64]; HOLDERS],
+    /// [unit]: the squares `f` with room.
+    roomy: [Bitboard; HOLDERS],
+    /// [k]: one more than the most moves the king may be from `k` after its move for a
+    /// picture with the king on `k` (0: none); `ends`: the squares with room.
+    king_room: [u8; 64],
     ends: Bitboard,
-    room_king: u8,
 }
 
 impl Progress {
@@ -266,22 +272,23 @@ impl Progress {
     pub fn keep(&self, reach: &Reach, pos: &Position, m: crate::moves::Move) -> bool {
         if m.from == self.king {
             // The king walks nearer to a square its walk ends on.
-            let room = usize::from(self.room_king);
             return m.kind == MoveKind::Castle
                 || Squares(self.ends).any(|k| {
                     let d = king_distance(m.to, k);
-                    d <= room && d < king_distance(m.from, k)
+                    d < usize::from(self.king_room[k as usize]) && d < king_distance(m.from, k)
                 });
         }
-        let Some(old) = pos.board.kind_at(m.from) else {
+        let unit = self.slot[m.from as usize] as usize;
+        let Some(old) = pos.board.kind_at(m.from).filter(|_| unit < HOLDERS) else {
             return true;
         };
         let new = m.promo.unwrap_or(old);
         let before = &reach.far[idx(self.side, old)][m.from as usize];
         let after = &reach.far[idx(self.side, new)][m.to as usize];
-        Squares(self.flights).any(|f| {
+        let room = &self.room[unit];
+        Squares(self.roomy[unit]).any(|f| {
             let (a, b) = (after[f as usize], before[f as usize]);
-            a <= self.room[f as usize] && a < b
+            a < room[f as usize] && a < b
         })
     }
 }
@@ -359,6 +366,15 @@ impl<T: Copy> Units<T> {
     }
 }
 
+/// The loser's units other than its king: (kind, square).
+fn loser_units(pos: &Position, loser: Color) -> Units<(Kind, u8)> {
+    let board = &pos.board;
+    let mut others = Units::new((Kind::Pawn, 0u8));
+    Squares(board.by_color[loser.idx()] & !bb(pos.king(loser)))
+        .for_each(|s| others.push((board.kind_at(s).expect("occupied"), s)));
+    others
+}
+
 /// The squares around `k` (its flights) in a fixed order, then `k` itself as the last one.
 fn around(k: u8) -> ([u8; 9], usize) {
     let mut out = [k; 9];
@@ -400,6 +416,31 @@ fn assign(u: usize, costs: &[[u8; 8]], budget: usize) -> bool {
         }
     }
     (hold[size - 1] as usize) <= budget
+}
+
+/// The largest of the winner's covers `states` around a square with `n` flights (for
+/// mate, of those that attack the square itself, bit `n`), none inside another, into the
+/// front of `out`; returns their number. A cover inside another leaves more flights open,
+/// so the loser has no more room with it ([`Reach::loser_progress`]). (At most 512
+/// covers: one per subset of the nine squares.)
+fn largest_covers(states: &[(u16, u8)], n: usize, mate: bool, out: &mut [u16; 512]) -> usize {
+    let mut len = 0;
+    for &(m, _) in states {
+        if !mate || m & 1 << n != 0 {
+            out[len] = m;
+            len += 1;
+        }
+    }
+    out[..len].sort_unstable_by_key(|m| std::cmp::Reverse(m.count_ones()));
+    let mut tops = 0;
+    for j in 0..len {
+        let m = out[j];
+        if out[..tops].iter().all(|&t| m & !t != 0) {
+            out[tops] = m;
+            tops += 1;
+        }
+    }
+    tops
 }
 
 /// The bits of `b` at `sq[..=n]`, as bits 0..=n.
@@ -754,12 +795,14 @@ impl Reach {
         squares: Bitboard,
     ) -> bool {
         let sides = (loser, win_moves, lose_moves);
-        self.final_pictures(pos, sides, mate, squares, false).0
+        self.final_pictures(pos, sides, mate, squares, false).0 != 0
     }
 
-    /// [`Self::final_possible`] (the first answer) and, when `spare` is asked for, whether
-    /// a picture fits within one loser move less (the second; `true` where the test does
-    /// not apply). One pass: a picture with one move less is one with all the moves.
+    /// [`Self::final_possible`] (the first answer: king squares of pictures, empty when
+    /// there is none) and, when `spare` is asked for, whether a picture fits within one
+    /// loser move less (the second; `true` where the test does not apply). One pass: a
+    /// picture with one move less is one with all the moves. Where `spare` is asked for
+    /// and no such picture fits, the first answer holds every king square of a picture.
     pub fn final_pictures(
         &self,
         pos: &Position,
@@ -767,27 +810,60 @@ impl Reach {
         mate: bool,
         squares: Bitboard,
         spare: bool,
-    ) -> (bool, bool) {
+    ) -> (Bitboard, bool) {
         let (w, l) = (win_moves as usize, lose_moves as usize);
         let ksq = pos.king(loser);
         if !self.shared || w > MAX_D || l > MAX_D || pos.castling != 0 || ksq == NO_SQUARE {
-            return (true, true);
+            return (!0, true);
         }
         let winner = loser.flip();
         let (forms, pieces, reach_any) = self.winner_forms(pos, winner, w);
         // The loser's other pieces, and what they can hold within `l` moves.
-        let board = &pos.board;
-        let mut others = Units::new((Kind::Pawn, 0u8));
-        Squares(board.by_color[loser.idx()] & !bb(ksq))
-            .for_each(|s| others.push((board.kind_at(s).expect("occupied"), s)));
+        let others = loser_units(pos, loser);
         let others = others.as_slice();
         let mut held_any = 0;
         for &(k, s) in others {
             held_any |= self.occupy[idx(loser, k)][s as usize][l];
         }
-        // The winner's covers depend only on its pieces and moves, the same for every
-        // loser move between two winner moves: they are kept per thread.
-        let config = self.cover_config(w, winner, pieces.as_slice());
+        let king = pos.king(winner) != NO_SQUARE;
+        self.with_covers(winner, pieces.as_slice(), w, |covers| {
+            let mut fits = 0;
+            for k in Squares(self.ball[ksq as usize][l] & squares) {
+                let walk = king_distance(ksq, k);
+                let flights = KING[k as usize];
+                if mate && reach_any & bb(k) == 0 || flights & !(reach_any | held_any) != 0 {
+                    continue;
+                }
+                let (a, b) = self.covers_around(covers, &forms, (winner, king), w, k);
+                let states = &covers.data[a..b];
+                let open = &mut covers.scratch.open;
+                if self.loser_holds(others, loser, k, l - walk, states, mate, open) {
+                    if !spare {
+                        return (bb(k), false);
+                    }
+                    fits |= bb(k);
+                    if walk < l
+                        && self.loser_holds(others, loser, k, l - 1 - walk, states, mate, open)
+                    {
+                        return (fits, true);
+                    }
+                }
+            }
+            (fits, false)
+        })
+    }
+
+    /// Runs `f` with the winner's kept covers for its placement `pieces` (square, kind)
+    /// and `w` moves: they depend only on those, the same for every loser move between two
+    /// winner moves, so they are kept per thread.
+    fn with_covers<R>(
+        &self,
+        winner: Color,
+        pieces: &[(u8, Kind)],
+        w: usize,
+        f: impl FnOnce(&mut Covers) -> R,
+    ) -> R {
+        let config = self.cover_config(w, winner, pieces);
         let slot = cover_slot(config.clone());
         COVERS.with_borrow_mut(|cache| {
             if cache.is_empty() {
@@ -795,38 +871,30 @@ impl Reach {
             }
             let covers = &mut cache[slot];
             covers.reset_unless(config);
-            let mut fits = false;
-            for k in Squares(self.ball[ksq as usize][l] & squares) {
-                let walk = king_distance(ksq, k);
-                let flights = KING[k as usize];
-                if mate && reach_any & bb(k) == 0 || flights & !(reach_any | held_any) != 0 {
-                    continue;
-                }
-                if covers.done & bb(k) == 0 {
-                    let start = covers.data.len();
-                    let king = pos.king(winner) != NO_SQUARE;
-                    let (scratch, data) = (&mut covers.scratch, &mut covers.data);
-                    self.winner_covers(&forms, winner, king, w, k, scratch, data);
-                    covers.ranges[k as usize] = (start as u32, covers.data.len() as u32);
-                    covers.done |= bb(k);
-                }
-                let (a, b) = covers.ranges[k as usize];
-                let states = &covers.data[a as usize..b as usize];
-                let open = &mut covers.scratch.open;
-                if self.loser_holds(others, loser, k, l - walk, states, mate, open) {
-                    if !spare {
-                        return (true, false);
-                    }
-                    fits = true;
-                    if walk < l
-                        && self.loser_holds(others, loser, k, l - 1 - walk, states, mate, open)
-                    {
-                        return (true, true);
-                    }
-                }
-            }
-            (fits, false)
+            f(covers)
         })
+    }
+
+    /// The range of `covers.data` holding the winner's cheapest covers around `k`
+    /// ([`Self::winner_covers`]; `king`: the winner has a king, its first piece), made the
+    /// first time they are asked for.
+    fn covers_around(
+        &self,
+        covers: &mut Covers,
+        forms: &[Form],
+        (winner, king): (Color, bool),
+        w: usize,
+        k: u8,
+    ) -> (usize, usize) {
+        if covers.done & bb(k) == 0 {
+            let start = covers.data.len();
+            let (scratch, data) = (&mut covers.scratch, &mut covers.data);
+            self.winner_covers(forms, winner, king, w, k, scratch, data);
+            covers.ranges[k as usize] = (start as u32, covers.data.len() as u32);
+            covers.done |= bb(k);
+        }
+        let (a, b) = covers.ranges[k as usize];
+        (a as usize, b as usize)
     }
 
     /// The winner's pieces (the king first) with their forms (a pawn: as a pawn and as
@@ -947,55 +1015,173 @@ impl Reach {
         false
     }
 
-    /// The filter of the loser's moves (`loser` to move, `lose_moves` left, this one
-    /// included) where no final picture ([`Self::final_possible`]) fits within
-    /// `lose_moves - 1` of its moves, the king's final square among `squares`, the squares
-    /// [`Self::king_squares`] leaves with all its moves: the caller has found none.
+    /// The filter of the loser's moves (`loser` to move; `win_moves` and `lose_moves`
+    /// left, this one included) where no final picture ([`Self::final_possible`]) fits
+    /// within `lose_moves - 1` of its moves, and `squares` holds the king squares of the
+    /// pictures with all of them (as [`Self::final_pictures`] gives them): the caller has
+    /// found none with one move less. `None` where the pictures do not apply, or the
+    /// loser has more than [`HOLDERS`] units besides its king (every move is kept then).
     ///
-    /// Sound: the picture depends on the loser's pieces only through the king's walk and
-    /// the holders' distances to their flights. Let a move of a piece `x` other than the
-    /// king lead to a position with a picture: its loser cost is at most `lose_moves - 1`
-    /// there, and its king square `k` is among `squares` (it is a picture with all the
-    /// loser's moves before the move too, `x` being one move further from its flight at
-    /// most, and `king_squares` leaves every such `k`). Were `x` not one of its holders,
-    /// the same picture (same winner squares, same holders on the same squares, same king
-    /// walk; a winner piece `x` took counts as captured) would fit before the move within
-    /// `lose_moves - 1`, which it does not. So `x` holds a flight `f` in it, and the
-    /// picture's cost before the move, with `x` on its old square as its old kind, is at
-    /// least `lose_moves`: `x`'s distance to `f` fell by at least one, and is at most the
-    /// moves after this one less the king's walk to a square next to `f`. Likewise a king
-    /// move leads to a picture only if its walk to the picture's `k` (one of `squares`)
-    /// fell by one and fits in the moves after this one (castling, which moves a rook
-    /// too, is kept). A move of no such kind leaves no picture, so no goal.
+    /// Sound: the picture depends on the loser's units only through the king's walk and
+    /// the holders' distances to their flights, and a move of the loser only takes
+    /// options from the winner (a captured piece covers nothing, which was an option
+    /// already). Let a move of a unit `x` other than the king lead to a position with a
+    /// picture: its loser cost is at most `lose_moves - 1` there, and it is a picture with
+    /// all the loser's moves before the move (`x` being one move further from its flight
+    /// at most), so its king square `k` is among `squares`. Were `x` not one of its
+    /// holders, the same picture would fit before the move within `lose_moves - 1`, which
+    /// it does not. So `x` holds a flight `f` of some open set `u` (the flights a cover of
+    /// the winner leaves; a cover inside another one leaves a larger `u`, and a picture
+    /// with it gives one with the larger cover whose holders are among the same, so the
+    /// largest covers suffice: where `x` would not be among those holders, the picture
+    /// with them fits before the move). The other flights of `u` are held by distinct
+    /// units other than `x`, each at least as far as the nearest such unit, so `x`'s
+    /// distance to `f` after its move is at most the moves after it less the king's walk
+    /// to `k` and less those nearest distances; and it fell by at least one (else the
+    /// picture fitted before the move within `lose_moves - 1`). Likewise a king move
+    /// leads to a picture only if its walk to the picture's `k` fell by one and fits in
+    /// the moves after this one with the nearest holders of the open flights (castling,
+    /// which moves a rook too, is kept). A move of no such kind leaves no picture, so no
+    /// goal.
     pub fn loser_progress(
         &self,
         pos: &Position,
-        loser: Color,
-        lose_moves: u32,
+        (loser, win_moves, lose_moves): (Color, u32, u32),
+        mate: bool,
         squares: Bitboard,
-    ) -> Progress {
+    ) -> Option<Progress> {
+        let (w, l) = (win_moves as usize, lose_moves as usize);
         let ksq = pos.king(loser);
-        let l = (lose_moves as usize).clamp(1, MAX_D);
-        // The king walks to some `k` next to `f`: at least one move when `f` is its own
-        // square, else one less than its distance to `f`.
-        let flights = king_spread(self.ball[ksq as usize][l - 1]);
-        let mut room = [0; 64];
-        for f in Squares(flights) {
-            let walk = if f == ksq {
-                1
-            } else {
-                king_distance(ksq, f) - 1
-            };
-            room[f as usize] = (l - 1).saturating_sub(walk) as u8;
+        let others = loser_units(pos, loser);
+        let others = others.as_slice();
+        if w > MAX_D || l > MAX_D || l == 0 || ksq == NO_SQUARE || others.len() > HOLDERS {
+            return None;
         }
-        Progress {
+        let mut p = Progress {
             king: ksq,
-            flights,
-            room,
             side: loser,
-            ends: squares & self.ball[ksq as usize][l],
-            room_king: (l - 1) as u8,
+            slot: [NONE; 64],
+            room: [[0; 64]; HOLDERS],
+            roomy: [0; HOLDERS],
+            king_room: [0; 64],
+            ends: 0,
+        };
+        for (i, &(_, s)) in others.iter().enumerate() {
+            p.slot[s as usize] = i as u8;
         }
+        let winner = loser.flip();
+        let (forms, pieces, reach_any) = self.winner_forms(pos, winner, w);
+        let king = pos.king(winner) != NO_SQUARE;
+        let mut held_any = 0;
+        for &(k, s) in others {
+            held_any |= self.occupy[idx(loser, k)][s as usize][l];
+        }
+        self.with_covers(winner, pieces.as_slice(), w, |covers| {
+            for k in Squares(self.ball[ksq as usize][l] & squares) {
+                // As in `final_pictures`: no picture here.
+                let flights = KING[k as usize];
+                if mate && reach_any & bb(k) == 0 || flights & !(reach_any | held_any) != 0 {
+                    continue;
+                }
+                let (a, b) = self.covers_around(covers, &forms, (winner, king), w, k);
+                self.rooms_around(&mut p, others, (k, l, mate), &covers.data[a..b]);
+            }
+        });
+        Some(p)
+    }
+
+    /// The rooms of [`Progress`] for the pictures with the king on `k` (`l`: the loser's
+    /// moves, this one included), from the winner's covers `states` around `k`. Each
+    /// open flight set `u` (the flights a cover leaves, for mate one that attacks `k`)
+    /// must be held by distinct units; the others' part costs at least the sum, over
+    /// their flights, of the nearest unit other than the mover (the nearest and the
+    /// second nearest are kept per flight).
+    fn rooms_around(
+        &self,
+        p: &mut Progress,
+        others: &[(Kind, u8)],
+        (k, l, mate): (u8, usize, bool),
+        states: &[(u16, u8)],
+    ) {
+        let (sq, n) = self.around[k as usize];
+        let near = self.nearest_holders(others, p.side, &sq[..n]);
+        let bits = |u: usize| (0..n).filter(move |&i| u & 1 << i != 0);
+        let walk = king_distance(p.king, k);
+        let all = (1usize << n) - 1;
+        let mut masks = [0u16; 512];
+        let tops = largest_covers(states, n, mate, &mut masks);
+        let mut plain = [0u8; 8];
+        // The units nearest to some flight of `k` (the others get `plain`).
+        let special = near[..n]
+            .iter()
+            .filter(|e| e.1 != NONE)
+            .fold(0u32, |acc, e| acc | 1 << e.1);
+        for &m in &masks[..tops] {
+            let m = m as usize;
+            let u = all & !m;
+            let nearest: usize = bits(u).map(|i| usize::from(near[i].0)).sum();
+            // A king move: the walk after it and the holders fit in the moves left.
+            if let Some(r) = (l - 1).checked_sub(nearest) {
+                let room = &mut p.king_room[k as usize];
+                *room = (*room).max(r.min(MAX_D) as u8 + 1);
+                p.ends |= bb(k);
+            }
+            let Some(budget) = (l - 1).checked_sub(walk) else {
+                continue;
+            };
+            // A unit nearest to no flight of `k` counts the nearest everywhere (`plain`);
+            // one nearest to some counts the second nearest there instead.
+            let mut room_of = |unit: Option<usize>, p: &mut Progress| {
+                let own = |i: usize| match near[i] {
+                    (_, x, second) if Some(x as usize) == unit => usize::from(second),
+                    (first, _, _) => usize::from(first),
+                };
+                let total: usize = bits(u).map(own).sum();
+                for i in bits(u) {
+                    let rest = total - own(i);
+                    if rest <= budget {
+                        let r = (budget - rest) as u8 + 1;
+                        match unit {
+                            Some(x) => {
+                                p.room[x][sq[i] as usize] = p.room[x][sq[i] as usize].max(r);
+                                p.roomy[x] |= bb(sq[i]);
+                            }
+                            None => plain[i] = plain[i].max(r),
+                        }
+                    }
+                }
+            };
+            room_of(None, p);
+            for x in (0..others.len()).filter(|&x| special & 1 << x != 0) {
+                room_of(Some(x), p);
+            }
+        }
+        // The plain rooms, for every unit nearest to no flight of `k`.
+        for unit in (0..others.len()).filter(|&x| special & 1 << x == 0) {
+            for (i, &r) in plain[..n].iter().enumerate().filter(|x| *x.1 > 0) {
+                let room = &mut p.room[unit][sq[i] as usize];
+                *room = (*room).max(r);
+                p.roomy[unit] |= bb(sq[i]);
+            }
+        }
+    }
+
+    /// Per flight `sq[i]`: the distance of the nearest of the loser's units `others`,
+    /// that unit's index (`NONE`: none can get there), and the second nearest distance.
+    fn nearest_holders(&self, others: &[(Kind, u8)], side: Color, sq: &[u8]) -> [(u8, u8, u8); 8] {
+        let mut near = [(NONE, NONE, NONE); 8];
+        for (unit, &(kind, s)) in others.iter().enumerate() {
+            let row = &self.far[idx(side, kind)][s as usize];
+            for (e, &f) in near.iter_mut().zip(sq) {
+                let d = row[f as usize];
+                if d < e.0 {
+                    *e = (d, unit as u8, e.0);
+                } else if d < e.2 {
+                    e.2 = d;
+                }
+            }
+        }
+        near
     }
 
     /// The options of one winner piece (its `forms`) around `k`: each set of squares it
