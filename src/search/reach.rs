@@ -370,7 +370,11 @@ impl<T: Copy> Units<T> {
 fn loser_units(pos: &Position, loser: Color) -> Units<(Kind, u8)> {
     let board = &pos.board;
     let mut others = Units::new((Kind::Pawn, 0u8));
-    Squares(board.by_color[loser.idx()] & !bb(pos.king(loser)))
+    let king = match pos.king(loser) {
+        NO_SQUARE => 0,
+        k => bb(k),
+    };
+    Squares(board.by_color[loser.idx()] & !king)
         .for_each(|s| others.push((board.kind_at(s).expect("occupied"), s)));
     others
 }
