@@ -1236,6 +1236,52 @@ mod tests {
         );
     }
 
+    /// The stalemated side's last moves that `Reach::last_loser_moves` drops leave a
+    /// position the cheap test rules out (no king square with one winner move and no loser
+    /// move left): each is played and tested, on random positions and positions near help
+    /// stalemates.
+    #[test]
+    fn the_last_loser_moves_dropped_are_ruled_out_after() {
+        let rules = Rules::new(crate::rules::Condition::Orthodox);
+        let stop = AtomicBool::new(false);
+        let tt = Tt::new(1);
+        let engine = Engine::new(&rules, Goal::Stalemate, &tt, &stop).with_help_cuts();
+        let reach = engine.reach.as_ref().expect("orthodox cuts");
+        // Three help stalemates, and positions where the last move must block the king's
+        // one free square (Bh2-g1, Rb2-b1).
+        let problems = [
+            "8/p6b/6pk/8/6K1/8/1p5P/1B6 b - - 0 1",
+            "8/p7/B7/7p/P3K1pr/7b/1p2p2p/6k1 b - - 0 1",
+            "8/8/1p6/1P6/kB6/p1p5/P1K5/8 b - - 0 1",
+            "8/8/8/8/8/4N3/7b/K6k b - - 0 1",
+            "8/8/4K3/8/8/3N4/1r6/k7 b - - 0 1",
+        ];
+        let mut g = Gen(0xD1B5_4A32_D192_ED03);
+        let (mut tested, mut dropped, mut kept_open) = (0, 0, 0);
+        while tested < 3000 {
+            let pos = if tested % 2 == 0 {
+                g.position()
+            } else {
+                near(&mut g, &rules, &problems)
+            };
+            let Some(pos) = pos else { continue };
+            tested += 1;
+            let Some(last) = reach.last_loser_moves(&pos, 1) else {
+                continue;
+            };
+            for (m, child) in rules.legal_moves(&pos) {
+                let open = reach.king_squares(&child, pos.side, 1, 0, false) != 0;
+                if last.keep(m) {
+                    kept_open += usize::from(open);
+                } else {
+                    assert!(!open, "{} {m:?}", pos.to_fen());
+                    dropped += 1;
+                }
+            }
+        }
+        assert!(dropped > 5000 && kept_open > 500, "{dropped} {kept_open}");
+    }
+
     /// The final-position cut and the stalemate landing filter never lose a solution:
     /// help and series play with them agree with the plain search on random positions.
     #[test]

@@ -201,6 +201,11 @@ pub struct LastMoves {
     single: [u8; 64],
     /// The free units that no pin could stop, and all free units, each with its budget.
     sets: [FreeSet; 2],
+    /// The squares the winner may attack with one move (each piece from where it stands
+    /// or after its move), and those of the loser's units other than the king: after the
+    /// loser's last move every square next to its king must be one or the other.
+    guarded: Bitboard,
+    held: Bitboard,
 }
 
 /// Free units of [`LastMoves`]: their squares, their number, per square the units whose
@@ -228,7 +233,12 @@ impl LastMoves {
     #[inline]
     pub fn keep(&self, m: crate::moves::Move) -> bool {
         if m.from == self.king {
-            return true;
+            return m.kind == MoveKind::Castle
+                || KING[m.to as usize] & !(self.guarded | self.held) == 0;
+        }
+        let held = self.held & !bb(m.from) | bb(m.to);
+        if KING[self.king as usize] & !(self.guarded | held) != 0 {
+            return false;
         }
         let (a, b) = (m.from as usize, m.to as usize);
         self.sets.iter().all(|set| {
@@ -1502,19 +1512,32 @@ impl Reach {
     /// left, [`Self::units_can_be_stopped`] then needs at most `w` free units that no pin
     /// could stop and at most `w` plus the pinners free units in all (the mover captures
     /// pinners, if anything). So a move leaving more is dropped before it is played (the
-    /// same test would rule out the position after it).
+    /// same test would rule out the position after it). Likewise a move after which a
+    /// square next to the king is neither attacked by the winner within `w` moves (the
+    /// empty-board attack sets of [`Self::king_squares`], with a captured piece's counted
+    /// too) nor one of the loser's units: the king can no longer move, so that test rules
+    /// the position out.
     pub fn last_loser_moves(&self, pos: &Position, w: u32) -> Option<LastMoves> {
         let loser = pos.side;
         let ksq = pos.king(loser);
-        if !self.immobile || !self.shared || pos.castling != 0 || ksq == NO_SQUARE {
+        let wd = w as usize;
+        if !self.immobile || !self.shared || pos.castling != 0 || ksq == NO_SQUARE || wd > MAX_D {
             return None;
         }
         let budget = w as i32;
-        let pins = pinners(pos, loser.flip(), w as usize) as i32;
+        let pins = pinners(pos, loser.flip(), wd) as i32;
+        let board = &pos.board;
+        let winner = loser.flip();
+        let guarded = Squares(board.by_color[winner.idx()]).fold(0, |acc, s| {
+            let k = board.kind_at(s).expect("occupied");
+            acc | self.attack[idx(winner, k)][s as usize][wd]
+        });
         let mut last = LastMoves {
             king: ksq,
             single: [NO_SQUARE; 64],
             sets: [FreeSet::new(budget), FreeSet::new(budget + pins)],
+            guarded,
+            held: board.by_color[loser.idx()] & !bb(ksq),
         };
         self.free_units(pos, loser, |x, first, unpinnable| {
             let single = (first.count_ones() == 1).then(|| first.trailing_zeros() as u8);
@@ -1529,10 +1552,11 @@ impl Reach {
                 }
             }
         });
-        last.sets
-            .iter()
-            .any(|set| set.count > set.budget)
-            .then_some(last)
+        if !last.sets.iter().any(|set| set.count > set.budget) {
+            // The free units drop nothing: only the king's squares may.
+            last.sets = [FreeSet::new(i32::MAX), FreeSet::new(i32::MAX)];
+        }
+        Some(last)
     }
 
     /// Can a piece of kind `k` (`occ[d]`: squares it reaches within d moves) end on a square
