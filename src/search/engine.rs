@@ -748,7 +748,7 @@ impl<'a> Engine<'a> {
                 0 => None,
                 squares => r.loser_progress(pos, sides, self.goal == Goal::Mate, squares),
             });
-            last_moves.as_ref().is_none_or(|l| l.keep(m))
+            last_moves.as_ref().is_none_or(|l| l.keep(r, pos, m))
                 && progress.as_ref().is_none_or(|p| p.keep(r, pos, m))
         }
     }
@@ -1271,7 +1271,7 @@ mod tests {
             };
             for (m, child) in rules.legal_moves(&pos) {
                 let open = reach.king_squares(&child, pos.side, 1, 0, false) != 0;
-                if last.keep(m) {
+                if last.keep(reach, &pos, m) {
                     kept_open += usize::from(open);
                 } else {
                     assert!(!open, "{} {m:?}", pos.to_fen());

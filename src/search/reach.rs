@@ -201,9 +201,17 @@ pub struct LastMoves {
     single: [u8; 64],
     /// The free units that no pin could stop, and all free units, each with its budget.
     sets: [FreeSet; 2],
-    /// The squares the winner may attack with one move (each piece from where it stands
-    /// or after its move), and those of the loser's units other than the king: after the
-    /// loser's last move every square next to its king must be one or the other.
+    /// The squares the winner attacks as its pieces stand, those each piece may attack
+    /// after its move (`movers`; the first `n` are its pieces', `n` = 0 when there are
+    /// more than 16 or only one), their union, and the squares of the loser's units other
+    /// than the king: after the loser's last move and the winner's one move, every square
+    /// next to the loser's king must be attacked or held.
+    standing: Bitboard,
+    /// The loser, and whether a winner piece may pin along a knight's line.
+    side: Color,
+    night_pins: bool,
+    movers: [Bitboard; 16],
+    n: usize,
     guarded: Bitboard,
     held: Bitboard,
 }
@@ -229,26 +237,65 @@ impl FreeSet {
 }
 
 impl LastMoves {
-    /// May `m` be followed by a stalemate, as far as the free units tell?
+    /// Is every square of `flights` held (`held`) or attacked after one move of the winner
+    /// (by one moving piece, the others standing)?
     #[inline]
-    pub fn keep(&self, m: crate::moves::Move) -> bool {
+    fn covered(&self, flights: Bitboard, held: Bitboard) -> bool {
+        let open = flights & !held;
+        open & !self.guarded == 0
+            && (self.n == 0
+                || self.movers[..self.n]
+                    .iter()
+                    .any(|&m| open & !(self.standing | m) == 0))
+    }
+
+    /// May `m` (from `pos`) be followed by a stalemate, as far as the free units and the
+    /// squares next to the king tell?
+    #[inline]
+    pub fn keep(&self, reach: &Reach, pos: &Position, m: crate::moves::Move) -> bool {
         if m.from == self.king {
-            return m.kind == MoveKind::Castle
-                || KING[m.to as usize] & !(self.guarded | self.held) == 0;
+            return m.kind == MoveKind::Castle || self.covered(KING[m.to as usize], self.held);
         }
-        let held = self.held & !bb(m.from) | bb(m.to);
-        if KING[self.king as usize] & !(self.guarded | held) != 0 {
+        if !self.covered(KING[self.king as usize], self.held & !bb(m.from) | bb(m.to)) {
             return false;
         }
         let (a, b) = (m.from as usize, m.to as usize);
-        self.sets.iter().all(|set| {
-            let mut left = set.count - i32::from(set.group[b]);
-            if set.at & bb(m.from) != 0 {
-                // The mover is free no more (or counted in `group[b]` already).
-                left -= i32::from(self.single[a] != m.to);
+        // The mover is free after its move when a first square of its moves from `b` is
+        // empty (the squares empty before the move and `a`; en passant's captured pawn
+        // counted as standing, which can only leave it unfree).
+        let Some(kind) = pos.board.kind_at(m.from) else {
+            return true;
+        };
+        let kind = m.promo.unwrap_or(kind);
+        let empty = !(pos.board.occupied() | bb(m.to)) | bb(m.from);
+        let first = if kind == Kind::Pawn {
+            let ahead = b as i8 + self.side.forward();
+            if (0..64).contains(&ahead) {
+                bb(ahead as u8)
+            } else {
+                0
             }
-            left <= set.budget
-        })
+        } else {
+            reach.steps[kind as usize][b]
+        };
+        let free = first & empty != 0;
+        // Never stopped by a pin at `b` (with the winner's pieces as they are: a capture
+        // may remove the only nightrider, so then it is not counted there).
+        let unpinnable = free
+            && m.kind != MoveKind::EnPassant
+            && pos.board.is_empty(m.to)
+            && reach.never_pinned_still(kind, m.to, self.king, self.night_pins);
+        self.sets
+            .iter()
+            .zip([unpinnable, free])
+            .all(|(set, freed)| {
+                let mut left = set.count - i32::from(set.group[b]) + i32::from(freed);
+                if set.at & bb(m.from) != 0 {
+                    // The mover is free no more (or counted in `group[b]` already).
+                    left -= i32::from(self.single[a] != m.to);
+                }
+                left <= set.budget
+            })
     }
 }
 
@@ -1514,9 +1561,9 @@ impl Reach {
     /// pinners, if anything). So a move leaving more is dropped before it is played (the
     /// same test would rule out the position after it). Likewise a move after which a
     /// square next to the king is neither attacked by the winner within `w` moves (the
-    /// empty-board attack sets of [`Self::king_squares`], with a captured piece's counted
-    /// too) nor one of the loser's units: the king can no longer move, so that test rules
-    /// the position out.
+    /// empty-board attack sets of [`Self::king_squares`], one piece moving where `w` is 1,
+    /// a captured piece counted too) nor one of the loser's units: the king can no longer
+    /// move, so that test rules the position out.
     pub fn last_loser_moves(&self, pos: &Position, w: u32) -> Option<LastMoves> {
         let loser = pos.side;
         let ksq = pos.king(loser);
@@ -1528,17 +1575,34 @@ impl Reach {
         let pins = pinners(pos, loser.flip(), wd) as i32;
         let board = &pos.board;
         let winner = loser.flip();
-        let guarded = Squares(board.by_color[winner.idx()]).fold(0, |acc, s| {
-            let k = board.kind_at(s).expect("occupied");
-            acc | self.attack[idx(winner, k)][s as usize][wd]
-        });
         let mut last = LastMoves {
             king: ksq,
             single: [NO_SQUARE; 64],
             sets: [FreeSet::new(budget), FreeSet::new(budget + pins)],
-            guarded,
+            standing: 0,
+            side: loser,
+            night_pins: false,
+            movers: [0; 16],
+            n: 0,
+            guarded: 0,
             held: board.by_color[loser.idx()] & !bb(ksq),
         };
+        let nights = board.by_part[crate::core::board::NIGHT_IDX] & board.by_color[winner.idx()];
+        last.night_pins = nights != 0 || self.night_promotions;
+        // As `king_squares` sees the position after the move (one winner piece moving
+        // when `w` is 1).
+        for s in Squares(board.by_color[winner.idx()]) {
+            let t = &self.attack[idx(winner, board.kind_at(s).expect("occupied"))][s as usize];
+            last.standing |= t[0];
+            last.guarded |= t[wd];
+            if last.n < last.movers.len() {
+                last.movers[last.n] = t[wd];
+            }
+            last.n += 1;
+        }
+        if wd != 1 || !(2..=last.movers.len()).contains(&last.n) {
+            last.n = 0;
+        }
         self.free_units(pos, loser, |x, first, unpinnable| {
             let single = (first.count_ones() == 1).then(|| first.trailing_zeros() as u8);
             if let Some(s) = single {
@@ -1552,10 +1616,6 @@ impl Reach {
                 }
             }
         });
-        if !last.sets.iter().any(|set| set.count > set.budget) {
-            // The free units drop nothing: only the king's squares may.
-            last.sets = [FreeSet::new(i32::MAX), FreeSet::new(i32::MAX)];
-        }
         Some(last)
     }
 
