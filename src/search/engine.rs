@@ -1025,6 +1025,28 @@ mod tests {
         (!p.null_move().in_check()).then_some(p)
     }
 
+    /// Calls `f` with 3,000 positions from the seed `seed`: every other one random, the
+    /// others a few moves from one of `problems`.
+    fn each_sample(
+        seed: u64,
+        rules: &Rules,
+        problems: &[&str],
+        mut f: impl FnMut(&mut Gen, Position),
+    ) {
+        let mut g = Gen(seed);
+        let mut tested = 0;
+        while tested < 3000 {
+            let pos = if tested % 2 == 0 {
+                g.position()
+            } else {
+                near(&mut g, rules, problems)
+            };
+            let Some(pos) = pos else { continue };
+            tested += 1;
+            f(&mut g, pos);
+        }
+    }
+
     /// Plays every reply after each move the selfmate's last move skips in `pos`: one must
     /// give no check. Returns the moves skipped and played.
     fn skips_keep_a_quiet_reply(rules: &Rules, pos: &Position) -> (usize, usize) {
@@ -1190,16 +1212,8 @@ mod tests {
             "8/8/1p6/1P6/kB6/p1p5/P1K5/8 b - - 0 1",
             "8/1p6/1P2p3/2k1P3/2p5/2K5/8/2B5 b - - 0 1",
         ];
-        let mut g = Gen(0x9E37_79B9_7F4A_7C15);
-        let (mut tested, mut dropped, mut kept_with_picture) = (0, 0, 0);
-        while tested < 3000 {
-            let pos = if tested % 2 == 0 {
-                g.position()
-            } else {
-                near(&mut g, &rules, &problems)
-            };
-            let Some(pos) = pos else { continue };
-            tested += 1;
+        let (mut dropped, mut kept_with_picture) = (0, 0);
+        each_sample(0x9E37_79B9_7F4A_7C15, &rules, &problems, |g, pos| {
             let loser = pos.side;
             let moves = rules.legal_moves(&pos);
             let extra = 1 + g.below(4) as u32;
@@ -1229,7 +1243,7 @@ mod tests {
                     }
                 }
             }
-        }
+        });
         assert!(
             dropped > 5000 && kept_with_picture > 500,
             "{dropped} {kept_with_picture}"
@@ -1256,18 +1270,10 @@ mod tests {
             "8/8/8/8/8/4N3/7b/K6k b - - 0 1",
             "8/8/4K3/8/8/3N4/1r6/k7 b - - 0 1",
         ];
-        let mut g = Gen(0xD1B5_4A32_D192_ED03);
-        let (mut tested, mut dropped, mut kept_open) = (0, 0, 0);
-        while tested < 3000 {
-            let pos = if tested % 2 == 0 {
-                g.position()
-            } else {
-                near(&mut g, &rules, &problems)
-            };
-            let Some(pos) = pos else { continue };
-            tested += 1;
+        let (mut dropped, mut kept_open) = (0, 0);
+        each_sample(0xD1B5_4A32_D192_ED03, &rules, &problems, |_, pos| {
             let Some(last) = reach.last_loser_moves(&pos, 1) else {
-                continue;
+                return;
             };
             for (m, child) in rules.legal_moves(&pos) {
                 let open = reach.king_squares(&child, pos.side, 1, 0, false) != 0;
@@ -1278,7 +1284,7 @@ mod tests {
                     dropped += 1;
                 }
             }
-        }
+        });
         assert!(dropped > 5000 && kept_open > 500, "{dropped} {kept_open}");
     }
 
