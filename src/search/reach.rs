@@ -201,15 +201,15 @@ pub struct LastMoves {
     single: [u8; 64],
     /// The free units that no pin could stop, and all free units, each with its budget.
     sets: [FreeSet; 2],
+    /// The loser, and whether a winner piece may pin along a knight's line.
+    side: Color,
+    night_pins: bool,
     /// The squares the winner attacks as its pieces stand, those each piece may attack
     /// after its move (`movers`; the first `n` are its pieces', `n` = 0 when there are
     /// more than 16 or only one), their union, and the squares of the loser's units other
     /// than the king: after the loser's last move and the winner's one move, every square
     /// next to the loser's king must be attacked or held.
     standing: Bitboard,
-    /// The loser, and whether a winner piece may pin along a knight's line.
-    side: Color,
-    night_pins: bool,
     movers: [Bitboard; 16],
     n: usize,
     guarded: Bitboard,
