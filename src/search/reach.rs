@@ -1131,19 +1131,11 @@ impl Reach {
             p.slot[s as usize] = i as u8;
         }
         let winner = loser.flip();
-        let (forms, pieces, reach_any) = self.winner_forms(pos, winner, w);
+        let (forms, pieces, _) = self.winner_forms(pos, winner, w);
         let king = pos.king(winner) != NO_SQUARE;
-        let mut held_any = 0;
-        for &(k, s) in others {
-            held_any |= self.occupy[idx(loser, k)][s as usize][l];
-        }
         self.with_covers(winner, pieces.as_slice(), w, |covers| {
+            // `squares` holds only king squares of pictures (`final_pictures` tested each).
             for k in Squares(self.ball[ksq as usize][l] & squares) {
-                // As in `final_pictures`: no picture here.
-                let flights = KING[k as usize];
-                if mate && reach_any & bb(k) == 0 || flights & !(reach_any | held_any) != 0 {
-                    continue;
-                }
                 let (a, b) = self.covers_around(covers, &forms, (winner, king), w, k);
                 self.rooms_around(&mut p, others, (k, l, mate), &covers.data[a..b]);
             }
