@@ -1037,6 +1037,18 @@ fn kazan_suite() {
     check_suite(include_str!("data/perft/kazan.epd"), Cond::Kazan, "kazan");
 }
 
+/// One-kind armies: the reference's counts and chainmate's (whose chain walk has a path of
+/// its own for them, `rules::kazan::OneKind`).
+#[test]
+fn one_kind_armies() {
+    let kazan = include_str!("data/perft/kazan-armies.epd");
+    let tatarstan = include_str!("data/perft/tatarstan-armies.epd");
+    check_reference(kazan, Cond::Kazan, "kazan", 5);
+    check_chainmate(kazan, "kazan");
+    check_reference(tatarstan, Cond::Tatarstan, "tatarstan", 4);
+    check_chainmate(tatarstan, "tatarstan");
+}
+
 const CIRCE: &str = include_str!("data/perft/circe.epd");
 const MADRASI: &str = include_str!("data/perft/madrasi.epd");
 
