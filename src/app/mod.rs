@@ -264,7 +264,12 @@ fn problem_meta(p: &Problem) -> ProblemMeta {
 /// each cap is said on stderr.
 fn bound_search(a: &crate::cli::SearchArgs) -> crate::cli::SearchArgs {
     let mut s = a.clone();
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    // Asked only when it can matter: the count reads the system's CPU files, which costs
+    // about as much as a short search.
+    let cores = match s.threads {
+        0 | 1 => 1,
+        _ => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
     if s.threads > cores {
         eprintln!(
             "note: --threads {} is more than the {cores} cores of this machine; using {cores}",
@@ -308,16 +313,30 @@ fn print_document(format: Format, doc: &impl Serialize) {
 }
 
 /// Ctrl-C sets `stop`: the search ends and what it proved is printed. A second Ctrl-C ends
-/// the program at once (exit code 130, as a shell reports SIGINT).
+/// the program at once (exit code 130, as a shell reports SIGINT). The handler only stores
+/// to atomics (safe in a signal handler), so no thread is started to wait for the signal.
 fn on_ctrl_c(stop: &Arc<AtomicBool>) {
-    let stop = stop.clone();
-    let presses = std::sync::atomic::AtomicU32::new(0);
-    let _ = ctrlc::set_handler(move || {
-        stop.store(true, Ordering::SeqCst);
-        if presses.fetch_add(1, Ordering::SeqCst) >= 1 {
-            std::process::exit(130);
+    use std::sync::atomic::{AtomicPtr, AtomicU32};
+    static FLAG: AtomicPtr<AtomicBool> = AtomicPtr::new(std::ptr::null_mut());
+    static PRESSES: AtomicU32 = AtomicU32::new(0);
+    extern "C" fn handler(_: libc::c_int) {
+        let flag = FLAG.load(Ordering::SeqCst);
+        // SAFETY: the pointer comes from `Arc::into_raw` below and is never released.
+        if let Some(flag) = unsafe { flag.as_ref() } {
+            flag.store(true, Ordering::SeqCst);
         }
-    });
+        if PRESSES.fetch_add(1, Ordering::SeqCst) >= 1 {
+            // SAFETY: `_exit` is async-signal-safe.
+            unsafe { libc::_exit(130) };
+        }
+    }
+    // One flag per process: a later call (a second command in one process) replaces it.
+    let raw = Arc::into_raw(stop.clone()) as *mut AtomicBool;
+    FLAG.store(raw, Ordering::SeqCst);
+    // SAFETY: installs a handler that only touches atomics and calls `_exit`.
+    unsafe {
+        libc::signal(libc::SIGINT, handler as *const () as libc::sighandler_t);
+    }
 }
 
 fn problem_name(p: &Problem) -> String {
@@ -439,19 +458,35 @@ type Deadline = (Option<Instant>, Arc<AtomicBool>);
 
 /// Per-worker deadlines, watched by one thread: a problem's stop flag is set when its time
 /// limit has passed or the run is stopped (Ctrl-C). One thread for the whole run, however
-/// many problems.
+/// many problems, started with the first deadline: a problem without one is given the
+/// run's own stop flag, which nobody else sets (a short run starts no thread).
 struct Watchdog {
     slots: Arc<std::sync::Mutex<Vec<Option<Deadline>>>>,
     done: Arc<AtomicBool>,
+    run_stop: Arc<AtomicBool>,
     thread: std::sync::Mutex<Option<std::thread::JoinHandle<()>>>,
 }
 
 impl Watchdog {
     fn new(workers: usize, run_stop: Arc<AtomicBool>) -> Watchdog {
-        let slots = Arc::new(std::sync::Mutex::new(vec![None::<Deadline>; workers]));
-        let done = Arc::new(AtomicBool::new(false));
-        let (s, d) = (slots.clone(), done.clone());
-        let thread = std::thread::spawn(move || {
+        Watchdog {
+            slots: Arc::new(std::sync::Mutex::new(vec![None::<Deadline>; workers])),
+            done: Arc::new(AtomicBool::new(false)),
+            run_stop,
+            thread: std::sync::Mutex::new(None),
+        }
+    }
+
+    /// Starts the watching thread if it is not running.
+    fn watch(&self) {
+        let Ok(mut thread) = self.thread.lock() else {
+            return;
+        };
+        if thread.is_some() {
+            return;
+        }
+        let (s, d, run_stop) = (self.slots.clone(), self.done.clone(), self.run_stop.clone());
+        *thread = Some(std::thread::spawn(move || {
             while !d.load(Ordering::Relaxed) {
                 let now = Instant::now();
                 let stopped = run_stop.load(Ordering::Relaxed);
@@ -465,16 +500,15 @@ impl Watchdog {
                 // Woken early by `close`, so a run never waits out the last interval.
                 std::thread::park_timeout(Duration::from_millis(10));
             }
-        });
-        Watchdog {
-            slots,
-            done,
-            thread: std::sync::Mutex::new(Some(thread)),
-        }
+        }));
     }
 
     /// A fresh stop flag for worker `w`'s next problem, set after `limit` seconds.
     fn start(&self, w: usize, limit: Option<f64>) -> Arc<AtomicBool> {
+        if limit.is_none() {
+            return self.run_stop.clone();
+        }
+        self.watch();
         let flag = Arc::new(AtomicBool::new(false));
         let deadline = limit.map(|s| Instant::now() + Duration::from_secs_f64(s.max(0.0)));
         if let Ok(mut slots) = self.slots.lock() {
