@@ -462,6 +462,10 @@ fn assign(u: usize, costs: &[[u8; 8]], budget: usize) -> bool {
     let mut hold = [NONE; 256];
     hold[0] = 0;
     for cost in costs {
+        // A piece that reaches none of the flights within the budget holds none.
+        if flights.iter().all(|&f| cost[f] as usize > budget) {
+            continue;
+        }
         for m in (0..size).rev() {
             let c = hold[m] as usize;
             if c > budget {
@@ -475,8 +479,11 @@ fn assign(u: usize, costs: &[[u8; 8]], budget: usize) -> bool {
                 }
             }
         }
+        if hold[size - 1] as usize <= budget {
+            return true;
+        }
     }
-    (hold[size - 1] as usize) <= budget
+    false
 }
 
 /// The largest of the winner's covers `states` around a square with `n` flights (for
@@ -883,9 +890,16 @@ impl Reach {
         let others = loser_units(pos, loser);
         let others = others.as_slice();
         let mut held_any = 0;
+        // Per square, the fewest moves in which one of those pieces reaches it.
+        let mut near = [NONE; 64];
         for &(k, s) in others {
-            held_any |= self.occupy[idx(loser, k)][s as usize][l];
+            let table = idx(loser, k);
+            held_any |= self.occupy[table][s as usize][l];
+            for (n, &d) in near.iter_mut().zip(self.far[table][s as usize].iter()) {
+                *n = (*n).min(d);
+            }
         }
+        let units = (others, &near);
         let king = pos.king(winner) != NO_SQUARE;
         self.with_covers(winner, pieces.as_slice(), w, |covers| {
             let mut fits = 0;
@@ -898,13 +912,13 @@ impl Reach {
                 let (a, b) = self.covers_around(covers, &forms, (winner, king), w, k);
                 let states = &covers.data[a..b];
                 let open = &mut covers.scratch.open;
-                if self.loser_holds(others, loser, k, l - walk, states, mate, open) {
+                if self.loser_holds(units, loser, k, l - walk, states, mate, open) {
                     if !spare {
                         return (bb(k), false);
                     }
                     fits |= bb(k);
                     if walk < l
-                        && self.loser_holds(others, loser, k, l - 1 - walk, states, mate, open)
+                        && self.loser_holds(units, loser, k, l - 1 - walk, states, mate, open)
                     {
                         return (fits, true);
                     }
@@ -1010,7 +1024,7 @@ impl Reach {
     #[allow(clippy::too_many_arguments)]
     fn loser_holds(
         &self,
-        others: &[(Kind, u8)],
+        (others, near): (&[(Kind, u8)], &[u8; 64]),
         loser: Color,
         k: u8,
         budget: usize,
@@ -1020,6 +1034,30 @@ impl Reach {
     ) -> bool {
         let (sq, n) = self.around[k as usize];
         let all_flights = (1usize << n) - 1;
+        // First the bound alone, from each square's nearest piece (`near`, over all the
+        // pieces: one that reaches no flight within the budget is farther than the budget
+        // from each, so it changes no answer of the bound): most calls end here.
+        let nearest: [u8; 8] =
+            std::array::from_fn(|i| if i < n { near[sq[i] as usize] } else { NONE });
+        let bound = |u: usize| -> usize {
+            Squares(u as u64)
+                .map(|i| nearest[i as usize] as usize)
+                .sum()
+        };
+        let mut any = false;
+        for &(m, _) in states {
+            let m = m as usize;
+            let u = all_flights & !m;
+            if (!mate || m & 1 << n != 0) && bound(u) <= budget {
+                if u == 0 {
+                    return true;
+                }
+                any = true;
+            }
+        }
+        if !any {
+            return false;
+        }
         let mut nearest = [NONE; 8];
         let mut costs = [[NONE; 8]; 16];
         let mut movers = 0;
@@ -1061,17 +1099,21 @@ impl Reach {
                 open.push(u as u16);
             }
         }
-        // Exact: the cheapest distinct pieces for the flights of each `u`.
-        let mut seen = [0u64; 4];
+        // Exact: the cheapest distinct pieces for the flights of each `u`, fewest flights
+        // first; a set holding every flight of one that cannot be held cannot be either.
+        open.sort_unstable_by_key(|&u| (u.count_ones(), u));
+        open.dedup();
+        let mut failed = [0u16; 256];
+        let mut fails = 0;
         for &u in open.iter() {
-            let u = u as usize;
-            if seen[u / 64] & 1 << (u % 64) != 0 {
+            if failed[..fails].iter().any(|&f| f & !u == 0) {
                 continue;
             }
-            seen[u / 64] |= 1 << (u % 64);
-            if assign(u, &costs[..movers], budget) {
+            if assign(u as usize, &costs[..movers], budget) {
                 return true;
             }
+            failed[fails] = u;
+            fails += 1;
         }
         false
     }
