@@ -1049,6 +1049,69 @@ fn one_kind_armies() {
     check_chainmate(tatarstan, "tatarstan");
 }
 
+/// Random one-kind armies: White's king and 4 to 11 units of one kind (a line piece, the
+/// knight or a fairy piece) crowded into two to four ranks, against a king and pieces of
+/// every kind; Kazan and Tatarstan perft(1), chainmate's against the reference's (whose
+/// Tatarstan cascade has Black's pieces defending one another when lines open).
+#[test]
+fn random_one_kind_armies() {
+    let mut seed: u64 = 0x5851_f42d_4c95_7f2d;
+    let mut next = |n: u64| {
+        seed = seed
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (seed >> 33) % n
+    };
+    let (mut tried, mut moves) = (0, 0);
+    while tried < 300 {
+        let mut b = [0i8; 64];
+        let code = [2, 3, 4, 5, 7, 10, 11, 15, 17][next(9) as usize];
+        let (low, rows) = (next(5) as usize, 2 + next(3) as usize);
+        let mut put = |b: &mut [i8; 64], s: usize, v: i8| {
+            let free = b[s] == 0;
+            if free {
+                b[s] = v;
+            }
+            free
+        };
+        for _ in 0..4 + next(8) {
+            let s = (low + next(rows as u64) as usize).min(7) * 8 + next(8) as usize;
+            put(&mut b, s, code);
+        }
+        while !put(
+            &mut b,
+            (low + next(rows as u64) as usize).min(7) * 8 + next(8) as usize,
+            KING,
+        ) {}
+        while !put(&mut b, next(64) as usize, -KING) {}
+        for _ in 0..2 + next(6) {
+            let (s, v) = (next(64) as usize, 1 + next(19) as i8);
+            if v != KING && (v != 1 || (8..56).contains(&s)) {
+                put(&mut b, s, -v);
+            }
+        }
+        let mut p = parse("4k3/8/8/8/8/8/8/4K3 w - - 0 1");
+        p.b = b;
+        p.castle = [false; 4];
+        if king_attacked(&p, false) {
+            continue;
+        }
+        let fen = format!("{} 0 1", to_fen(&p));
+        let p = parse(&fen);
+        tried += 1;
+        for (c, name) in [(Cond::Kazan, "kazan"), (Cond::Tatarstan, "tatarstan")] {
+            let ours = perft(&p, c, 1);
+            assert_eq!(
+                chainmate_perft(&fen, name, 1),
+                ours,
+                "{name} perft(1) of {fen}"
+            );
+            moves += ours;
+        }
+    }
+    assert!(moves > 10_000, "{moves}");
+}
+
 const CIRCE: &str = include_str!("data/perft/circe.epd");
 const MADRASI: &str = include_str!("data/perft/madrasi.epd");
 
