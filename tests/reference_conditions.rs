@@ -1067,7 +1067,7 @@ fn random_one_kind_armies() {
         let mut b = [0i8; 64];
         let code = [2, 3, 4, 5, 7, 10, 11, 15, 17][next(9) as usize];
         let (low, rows) = (next(5) as usize, 2 + next(3) as usize);
-        let mut put = |b: &mut [i8; 64], s: usize, v: i8| {
+        let put = |b: &mut [i8; 64], s: usize, v: i8| {
             let free = b[s] == 0;
             if free {
                 b[s] = v;
