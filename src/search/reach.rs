@@ -899,7 +899,6 @@ impl Reach {
                 *n = (*n).min(d);
             }
         }
-        let units = (others, &near);
         let king = pos.king(winner) != NO_SQUARE;
         self.with_covers(winner, pieces.as_slice(), w, |covers| {
             let mut fits = 0;
@@ -912,14 +911,21 @@ impl Reach {
                 let (a, b) = self.covers_around(covers, &forms, (winner, king), w, k);
                 let states = &covers.data[a..b];
                 let open = &mut covers.scratch.open;
-                if self.loser_holds(units, loser, k, l - walk, states, mate, open) {
+                // The cheap bound first (most king squares end there), from each square's
+                // nearest piece: one that reaches no flight within the budget is farther
+                // than the budget from each, so it changes no answer of the bound.
+                let least = self.least_bound(&near, k, states, mate);
+                let holds = |budget: usize, open: &mut Vec<u16>| {
+                    least == 0
+                        || least <= budget
+                            && self.loser_holds(others, loser, k, budget, states, mate, open)
+                };
+                if holds(l - walk, open) {
                     if !spare {
                         return (bb(k), false);
                     }
                     fits |= bb(k);
-                    if walk < l
-                        && self.loser_holds(units, loser, k, l - 1 - walk, states, mate, open)
-                    {
+                    if walk < l && holds(l - 1 - walk, open) {
                         return (fits, true);
                     }
                 }
@@ -1017,6 +1023,28 @@ impl Reach {
         head.into_iter().chain(units)
     }
 
+    /// The least of the cheap bounds of [`Self::loser_holds`] over the winner's covers
+    /// `states` around `k` (for mate, those that attack `k`): the moves the loser needs
+    /// at least to hold the flights a cover leaves, each flight by its nearest piece
+    /// (`near`, per square); `usize::MAX` when no cover applies. `loser_holds` can hold
+    /// only within a budget at least this bound, and holds at once when it is 0.
+    fn least_bound(&self, near: &[u8; 64], k: u8, states: &[(u16, u8)], mate: bool) -> usize {
+        let (sq, n) = self.around[k as usize];
+        let all_flights = (1usize << n) - 1;
+        let nearest: [u8; 8] =
+            std::array::from_fn(|i| if i < n { near[sq[i] as usize] } else { NONE });
+        let mut least = usize::MAX;
+        for &(m, _) in states {
+            let m = m as usize;
+            if !mate || m & 1 << n != 0 {
+                let u = (all_flights & !m) as u64;
+                let bound = Squares(u).map(|i| nearest[i as usize] as usize).sum();
+                least = least.min(bound);
+            }
+        }
+        least
+    }
+
     /// Can distinct pieces of the loser (`others`: kind and square) hold the flights of `k`
     /// that one of the winner's covers `states` leaves (for mate, a cover that attacks `k`),
     /// within `budget` moves in all? First the cheap bound (each flight's nearest piece),
@@ -1024,7 +1052,7 @@ impl Reach {
     #[allow(clippy::too_many_arguments)]
     fn loser_holds(
         &self,
-        (others, near): (&[(Kind, u8)], &[u8; 64]),
+        others: &[(Kind, u8)],
         loser: Color,
         k: u8,
         budget: usize,
@@ -1034,30 +1062,6 @@ impl Reach {
     ) -> bool {
         let (sq, n) = self.around[k as usize];
         let all_flights = (1usize << n) - 1;
-        // First the bound alone, from each square's nearest piece (`near`, over all the
-        // pieces: one that reaches no flight within the budget is farther than the budget
-        // from each, so it changes no answer of the bound): most calls end here.
-        let nearest: [u8; 8] =
-            std::array::from_fn(|i| if i < n { near[sq[i] as usize] } else { NONE });
-        let bound = |u: usize| -> usize {
-            Squares(u as u64)
-                .map(|i| nearest[i as usize] as usize)
-                .sum()
-        };
-        let mut any = false;
-        for &(m, _) in states {
-            let m = m as usize;
-            let u = all_flights & !m;
-            if (!mate || m & 1 << n != 0) && bound(u) <= budget {
-                if u == 0 {
-                    return true;
-                }
-                any = true;
-            }
-        }
-        if !any {
-            return false;
-        }
         let mut nearest = [NONE; 8];
         let mut costs = [[NONE; 8]; 16];
         let mut movers = 0;
