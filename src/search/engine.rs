@@ -685,6 +685,10 @@ impl<'a> Engine<'a> {
             return false;
         }
         ctx.nodes += 1;
+        if plies >= 2 {
+            // The table is asked after the cheap cut: its entry comes in meanwhile.
+            self.tt.prefetch(help_key(pos, plies));
+        }
         let spare = Cell::new(0);
         let Some(sharp) = self.help_gate(pos, plies, &spare) else {
             return false;
@@ -833,6 +837,8 @@ impl<'a> Engine<'a> {
         if k == 0 {
             return self.series_end(ctx, end, pos);
         }
+        // The table is asked after the cheap cut: its entry comes in meanwhile.
+        self.tt.prefetch(series_key(end, pos, k));
         let spare = Cell::new(0);
         let Some(sharp) = self.series_gate(end, pos, k, &spare) else {
             return false;
