@@ -1049,6 +1049,20 @@ fn one_kind_armies() {
     check_chainmate(tatarstan, "tatarstan");
 }
 
+/// A random board as a position, White to move, without castling: its FEN and the parsed
+/// position, or `None` when the side not to move is in check.
+fn random_board(b: [i8; 64]) -> Option<(String, Pos)> {
+    let mut p = parse("4k3/8/8/8/8/8/8/4K3 w - - 0 1");
+    p.b = b;
+    p.castle = [false; 4];
+    if king_attacked(&p, false) {
+        return None;
+    }
+    let fen = format!("{} 0 1", to_fen(&p));
+    let p = parse(&fen);
+    Some((fen, p))
+}
+
 /// Random one-kind armies: White's king and 4 to 11 units of one kind (a line piece, the
 /// knight or a fairy piece) crowded into two to four ranks, against a king and pieces of
 /// every kind; Kazan and Tatarstan perft(1), chainmate's against the reference's (whose
@@ -1090,14 +1104,9 @@ fn random_one_kind_armies() {
                 put(&mut b, s, -v);
             }
         }
-        let mut p = parse("4k3/8/8/8/8/8/8/4K3 w - - 0 1");
-        p.b = b;
-        p.castle = [false; 4];
-        if king_attacked(&p, false) {
+        let Some((fen, p)) = random_board(b) else {
             continue;
-        }
-        let fen = format!("{} 0 1", to_fen(&p));
-        let p = parse(&fen);
+        };
         tried += 1;
         for (c, name) in [(Cond::Kazan, "kazan"), (Cond::Tatarstan, "tatarstan")] {
             let ours = perft(&p, c, 1);
@@ -2023,14 +2032,9 @@ fn random_fairy_positions() {
             }
             b[s] = if next(2) == 0 { code } else { -code };
         }
-        let mut p = parse("4k3/8/8/8/8/8/8/4K3 w - - 0 1");
-        p.b = b;
-        p.castle = [false; 4];
-        if king_attacked(&p, false) {
+        let Some((fen, p)) = random_board(b) else {
             continue;
-        }
-        let fen = format!("{} 0 1", to_fen(&p));
-        let p = parse(&fen);
+        };
         tried += 1;
         for (c, name) in CONDITIONS {
             let ours = perft(&p, c, 2);
