@@ -282,7 +282,7 @@ impl Chains {
         let kinds = Kinds::of(pos, pos.side);
         Chains {
             bufs: Scratch::take(),
-            one_kind: OneKind::of(pos, &kinds),
+            one_kind: OneKind::of(pos),
             kinds,
         }
     }
@@ -319,6 +319,21 @@ impl Chains {
         };
         extend(pos, rules, m, child, vacated, moved, double, &mut walk, f)
     }
+}
+
+/// The kind and squares of the units of the side to move, its king aside, when they are
+/// all of one kind other than the pawn and the king is on the board (no move then changes
+/// their kind: no promotion, and a defence between two of them transforms nothing).
+pub(crate) fn one_kind(pos: &Position) -> Option<(Kind, Bitboard)> {
+    let board = &pos.board;
+    let king = pos.king(pos.side);
+    if king == NO_SQUARE {
+        return None;
+    }
+    let units = board.by_color[pos.side.idx()] & !bb(king);
+    let kind = board.kind_at(Squares(units).next()?)?;
+    let same = Squares(units).all(|s| board.kind_at(s) == Some(kind));
+    (kind != Kind::Pawn && kind != Kind::King && same).then_some((kind, units))
 }
 
 /// The chain walk of a side whose units other than the king are all of one kind `K`
@@ -359,16 +374,11 @@ pub(crate) struct OneKind {
 }
 
 impl OneKind {
-    fn of(pos: &Position, kinds: &Kinds) -> Option<OneKind> {
+    fn of(pos: &Position) -> Option<OneKind> {
         let us = pos.side;
-        let king = pos.king(us);
-        if king == NO_SQUARE || kinds.len != 2 || kinds.groups[1].1 != Kind::King {
-            return None;
-        }
-        let kind = kinds.groups[0].1;
-        let units = kinds.groups[0].2;
+        let (kind, units) = one_kind(pos)?;
         // The compact state key holds one bit per unit.
-        if kind == Kind::Pawn || units.count_ones() > 48 {
+        if units.count_ones() > 48 {
             return None;
         }
         let own = pos.board.by_color[us.idx()];

@@ -381,21 +381,6 @@ fn last_double(pos: &Position, m: Move, steps: &[kazan::Follow]) -> Option<(Squa
     out
 }
 
-/// Are the units of the side to move, its king aside, all of one kind other than the pawn?
-/// Then no move changes that (no promotion), and a defence between two of them transforms
-/// nothing, so the cascade after a move depends on the board alone, not on which units
-/// moved (the opponent's relations are new or not by the board alone).
-fn one_kind_mover(pos: &Position) -> bool {
-    let board = &pos.board;
-    let king = pos.king(pos.side);
-    let own = board.by_color[pos.side.idx()] & if king == NO_SQUARE { !0 } else { !bb(king) };
-    let mut kinds = Squares(own).map(|s| board.kind_at(s));
-    match kinds.next() {
-        Some(Some(k)) => k != Kind::Pawn && kinds.all(|x| x == Some(k)),
-        _ => false,
-    }
-}
-
 /// Enumerates every Tatarstan move of the side to move (legal or not) from the leader `m`:
 /// the move, its final position, the chain steps and the transformations. Chains that end
 /// on the same board with the same pieces moved have the same cascade, so one whose
@@ -412,10 +397,11 @@ fn each_move(
     f: &mut impl FnMut(Move, &Position, &[kazan::Follow], &[Transformation]) -> ControlFlow<()>,
 ) -> ControlFlow<()> {
     let mut st = Scratch::<Cascade>::take();
-    let one_kind = one_kind_mover(pos);
+    // With the mover's units of one kind (`kazan::one_kind`), the cascade does not depend
+    // on which of them moved: the opponent's relations are new or not by the boards alone.
+    let one_kind = kazan::one_kind(pos).is_some();
     let mut body = |m: Move, after: &Position, steps: &[kazan::Follow]| {
         let moved = moved_squares(pos, m, steps);
-        // With the mover's units of one kind, the cascade does not depend on which moved.
         let key = if one_kind { 0 } else { moved.wrapping_mul(0x9E37_79B9_7F4A_7C15) };
         if !seen.insert(after.hash ^ key) {
             return ControlFlow::Continue(());
