@@ -9,6 +9,7 @@ use super::Rules;
 use crate::core::bitboard::*;
 use crate::core::board::{BISHOP_IDX, NIGHT_IDX, PAWN_IDX, ROOK_IDX, piece_attacks};
 use crate::core::board::Board;
+use crate::core::piece::part;
 use crate::core::{Bitboard, Color, Kind, NO_SQUARE, Square, Squares, bb};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::{CASTLINGS, Position};
@@ -333,6 +334,7 @@ pub fn each_check_candidate(
     let own = board.by_color[us.idx()];
     let occ = board.occupied();
     let discoverers = line_blockers(pos, them, us, us);
+    let checks = CheckSquares::new(ksq, occ);
     for from in Squares(own) {
         let kind = board.kind_at(from).expect("own square is occupied");
         let disc = discoverers & bb(from) != 0;
@@ -357,13 +359,60 @@ pub fn each_check_candidate(
         }
         let mut targets = piece_attacks(from, us, kind, occ) & !own;
         if !disc {
-            targets &= piece_attacks(ksq, us, kind, occ & !bb(from));
+            targets &= checks.of(from, us, kind, occ);
         }
         for to in Squares(targets) {
             emit(Move::new(from, to))?;
         }
     }
     castling_moves(pos, rules, emit)
+}
+
+/// The squares from which a piece would attack the king on `k`, by part, looked up once
+/// per node rather than once per piece: for a piece on `from` the lookup must be made with
+/// `from` empty, which changes a rider's squares only where `from` is the first unit on one
+/// of the king's lines; such a piece is looked up on its own.
+struct CheckSquares {
+    k: Square,
+    rook: Bitboard,
+    bishop: Bitboard,
+}
+
+impl CheckSquares {
+    #[inline]
+    fn new(k: Square, occ: Bitboard) -> CheckSquares {
+        CheckSquares {
+            k,
+            rook: rook_attacks(k, occ),
+            bishop: bishop_attacks(k, occ),
+        }
+    }
+
+    /// The squares from which a `kind` of colour `us` moving from `from` would attack the
+    /// king: `piece_attacks(k, us, kind, occ & !bb(from))`, kinds not a pawn.
+    #[inline]
+    fn of(&self, from: Square, us: Color, kind: Kind, occ: Bitboard) -> Bitboard {
+        let parts = kind.parts();
+        let simple = part::KNIGHT | part::KING | part::BISHOP | part::ROOK;
+        if parts & !simple != 0 || (self.rook | self.bishop) & bb(from) != 0 {
+            return piece_attacks(self.k, us, kind, occ & !bb(from));
+        }
+        let k = self.k as usize;
+        let mut c = 0;
+        if parts & part::KNIGHT != 0 {
+            c |= KNIGHT[k];
+        }
+        if parts & part::KING != 0 {
+            c |= KING[k];
+        }
+        if parts & part::BISHOP != 0 {
+            c |= self.bishop;
+        }
+        if parts & part::ROOK != 0 {
+            c |= self.rook;
+        }
+        c
+    }
 }
 
 /// Can the move `m` of the side to move (pseudo-legal, in a legal position) check the other
@@ -1196,6 +1245,44 @@ mod tests {
     use crate::core::parse_square as sq;
     use crate::position::Position;
     use crate::rules::Rules;
+
+    /// `CheckSquares::of` is the lookup it replaces, `piece_attacks` from the king with the
+    /// piece's square emptied, for every kind but the pawn, on random boards where the
+    /// piece often stands first on one of the king's lines.
+    #[test]
+    fn check_squares_are_the_lookup_with_the_piece_lifted() {
+        use super::{CheckSquares, piece_attacks};
+        use crate::core::piece::ALL_KINDS;
+        use crate::core::{Color, Kind, bb};
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut lined = 0;
+        for _ in 0..20_000 {
+            let k = (next() % 64) as u8;
+            let from = (next() % 64) as u8;
+            if k == from {
+                continue;
+            }
+            let occ = (next() & next()) | bb(from) | bb(k);
+            let checks = CheckSquares::new(k, occ);
+            lined += usize::from((checks.rook | checks.bishop) & bb(from) != 0);
+            for kind in ALL_KINDS.into_iter().filter(|&kind| kind != Kind::Pawn) {
+                for us in [Color::White, Color::Black] {
+                    assert_eq!(
+                        checks.of(from, us, kind, occ),
+                        piece_attacks(k, us, kind, occ & !bb(from)),
+                        "{kind:?} on {from}, king on {k}, occupancy {occ:#x}"
+                    );
+                }
+            }
+        }
+        assert!(lined > 2_000, "{lined}");
+    }
 
     fn moves_from(fen: &str, from: &str) -> Vec<String> {
         let pos = Position::from_fen(fen).unwrap();
