@@ -335,12 +335,16 @@ pub fn each_check_candidate(
     let occ = board.occupied();
     let discoverers = line_blockers(pos, them, us, us);
     let checks = CheckSquares::new(ksq, occ);
+    let check_sqs = pawn_attacks(them, ksq);
+    let pawn_reach = pawn_sources(us, check_sqs, pos.ep);
     for from in Squares(own) {
         let kind = board.kind_at(from).expect("own square is occupied");
         let disc = discoverers & bb(from) != 0;
         if kind == Kind::Pawn {
             let last = us.relative_rank(from) == 6;
-            let check_sqs = pawn_attacks(them, ksq);
+            if !disc && !last && pawn_reach & bb(from) == 0 {
+                continue; // no move of this pawn lands on a check square
+            }
             pawn_moves(
                 pos,
                 rules,
@@ -366,6 +370,25 @@ pub fn each_check_candidate(
         }
     }
     castling_moves(pos, rules, emit)
+}
+
+/// The squares from which a pawn of `us` can land on a square of `to` in one move (a push,
+/// a two-step, a capture); every square when an en passant capture is possible (it may
+/// uncover a check along the rank).
+#[inline]
+fn pawn_sources(us: Color, to: Bitboard, ep: Square) -> Bitboard {
+    if ep != NO_SQUARE {
+        return !0;
+    }
+    let mut from = 0;
+    for c in Squares(to) {
+        from |= pawn_attacks(us.flip(), c);
+    }
+    if us == Color::White {
+        from | (to >> 8) | (to >> 16)
+    } else {
+        from | (to << 8) | (to << 16)
+    }
 }
 
 /// The squares from which a piece would attack the king on `k`, by part, looked up once
