@@ -58,6 +58,15 @@ const SALT_SERIES: [u64; 3] = [
 /// BENCHMARKS.md, "Direct play: the attacker's moves ordered").
 const ORDER_FROM: u32 = 3;
 
+/// From this many attacker moves left on, the attacker's node deepens one move at a time
+/// (a win in 1, then 2, ...: short wins are found before long ones are searched); below
+/// it, a win in one is looked for and then the whole depth at once. Either way the node
+/// answers "a win within n": a defence node of depth n asks for a win within n - 1 after
+/// each defence, so a shorter win is found by the depth-n pass too. The passes between
+/// cost more than they save there (measured: BENCHMARKS.md, "Direct play: no passes
+/// between one move and the whole depth").
+const DEEPEN_FROM: u32 = 5;
+
 /// Depths 32 and more use other table keys (a mask holds 32 depths).
 #[inline]
 fn depth_salt(k: u32) -> u64 {
@@ -330,9 +339,11 @@ impl<'a> Engine<'a> {
             );
             return false;
         }
-        // Iterative deepening: shorter wins first (they are cheap and common).
+        // Iterative deepening: shorter wins first (they are cheap and common); with few
+        // moves left, a win in one and then the whole depth (`DEEPEN_FROM`; the plain
+        // search deepens one move at a time everywhere).
         for k in 1..=n {
-            if k < n && f.fail >> k != 0 {
+            if k < n && (f.fail >> k != 0 || (k > 1 && n < DEEPEN_FROM && !self.plain)) {
                 continue;
             }
             let won = self.att_exact(ctx, b, pos, k);
@@ -1075,6 +1086,50 @@ mod tests {
             assert!(quiet, "{} {m:?}", pos.to_fen());
         }
         (skipped, played)
+    }
+
+    /// Direct, self and reflex play in three and four moves: the search that goes from a
+    /// win in one straight to the whole depth (`DEEPEN_FROM`) answers as the plain search,
+    /// which deepens one move at a time, on random positions and positions a few moves
+    /// from mates in two to four.
+    #[test]
+    fn battle_play_agrees_with_the_plain_search() {
+        let rules = Rules::new(crate::rules::Condition::Orthodox);
+        let stop = AtomicBool::new(false);
+        let problems = [
+            "8/8/8/8/8/kp5R/p7/K7 w - - 0 1",
+            "1B2n3/8/2R5/5p2/3kp1n1/4p3/B3K3/8 w - - 0 1",
+            "8/2Np4/2pP2B1/4B2p/K1kP1pp1/2p4r/2P2r1N/7b w - - 0 1",
+            "8/8/8/2p5/2R5/kp5P/p7/K7 w - - 0 1",
+            "2brrb2/8/p7/7Q/1p1kpPp1/1P1pN1K1/3P4/8 w - - 0 1",
+            "8/1N6/8/4k1P1/6PR/3K3N/B7/8 w - - 0 1",
+        ];
+        let mut found = [0usize; 3];
+        let mut tested = 0;
+        each_sample(0xB5AD_4ECE_DA1C_E2A9, &rules, &problems, |_, pos| {
+            tested += 1;
+            if tested % 3 != 0 {
+                return;
+            }
+            let (tt1, tt2) = (Tt::new(1), Tt::new(1));
+            let cut = Engine::new(&rules, Goal::Mate, &tt1, &stop);
+            let plain = Engine::new(&rules, Goal::Mate, &tt2, &stop).exhaustive();
+            let mut ctx = Ctx::new();
+            for (i, b) in [Battle::Direct, Battle::Self_, Battle::Reflex]
+                .into_iter()
+                .enumerate()
+            {
+                let deepest = if b == Battle::Direct { 4 } else { 3 };
+                for n in 3..=deepest {
+                    let x = cut.att(&mut ctx, b, &pos, n);
+                    let y = plain.att(&mut ctx, b, &pos, n);
+                    assert_eq!(x, y, "{b:?} {n} {}", pos.to_fen());
+                    found[i] += usize::from(x);
+                }
+            }
+        });
+        // Each kind of play has wins to compare, not only failures.
+        assert!(found.iter().all(|&f| f > 20), "{found:?}");
     }
 
     /// A selfmate's last move is skipped only when the defender surely has a move without
