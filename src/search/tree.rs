@@ -14,9 +14,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Defender's moves in `child` (defender to move, attacker has `n` moves including the one
 /// just made) that refute the attacker's plan; `None` when the plan fails without a defence
-/// to name (no legal defence, or Popeye's `Threat n`). The defences are examined in parallel;
+/// to name (no legal defence, or Popeye's `Threat n`). The defences are examined in parallel,
+/// from three attacker moves on those that leave the attacker the fewest replies first;
 /// once `cap` refutations are known the rest are skipped, so the list is complete (and the
-/// same for every thread count) whenever it is shorter than `cap`.
+/// same for every thread count) whenever it is shorter than `cap`. It is given in the
+/// order the defences are generated in.
 pub fn refutations(
     engine: &Engine,
     ctx: &mut Ctx,
@@ -34,11 +36,23 @@ pub fn refutations(
     if b == Battle::Reflex && engine.goal_in_one(ctx, child).is_some() {
         return Some(vec![]);
     }
-    let defences = engine.rules.legal_moves(child);
+    let mut defences: Vec<(usize, Move, Position)> = engine
+        .rules
+        .legal_moves(child)
+        .into_iter()
+        .enumerate()
+        .map(|(i, (d, grand))| (i, d, grand))
+        .collect();
+    if n >= 3 {
+        // Popeye's order, as at the defender's nodes of the search (`Engine::all_
+        // defences`): the defences that leave the attacker the fewest replies first; they
+        // tend to refute, and the first refutation ends a first move that is no key.
+        defences.sort_by_cached_key(|(_, _, grand)| engine.rules.count_legal(grand));
+    }
     let found = AtomicUsize::new(0);
-    let results: Vec<Option<Move>> = defences
+    let results: Vec<Option<(usize, Move)>> = defences
         .par_iter()
-        .map(|(d, grand)| {
+        .map(|(i, d, grand)| {
             if found.load(Ordering::Relaxed) >= cap {
                 return None;
             }
@@ -49,11 +63,14 @@ pub fn refutations(
                 None
             } else {
                 found.fetch_add(1, Ordering::Relaxed);
-                Some(*d)
+                Some((*i, *d))
             }
         })
         .collect();
-    Some(results.into_iter().flatten().collect())
+    // In the order the defences were generated in, whatever order they were searched in.
+    let mut refuting: Vec<(usize, Move)> = results.into_iter().flatten().collect();
+    refuting.sort_by_key(|r| r.0);
+    Some(refuting.into_iter().map(|r| r.1).collect())
 }
 
 /// After defence `d` (attacker to move in `grand`): does the attacker still succeed?
