@@ -52,13 +52,12 @@ pub fn refutations(
     let found = AtomicUsize::new(0);
     let results: Vec<Option<(usize, Move)>> = defences
         .par_iter()
-        .map(|(i, d, grand)| {
+        .map_init(Ctx::new, |local, (i, d, grand)| {
             if found.load(Ordering::Relaxed) >= cap {
                 return None;
             }
-            let mut local = Ctx::new();
-            let fails = defence_fails(engine, &mut local, b, grand, n);
-            engine.flush(&mut local);
+            let fails = defence_fails(engine, local, b, grand, n);
+            engine.flush(local);
             if fails {
                 None
             } else {
