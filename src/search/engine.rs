@@ -1091,7 +1091,7 @@ mod tests {
     /// Direct, self and reflex play in three and four moves: the search that goes from a
     /// win in one straight to the whole depth (`DEEPEN_FROM`) answers as the plain search,
     /// which deepens one move at a time, on random positions and positions a few moves
-    /// from mates in two to four.
+    /// from six problems (mates in two to five, and a selfmate's position).
     #[test]
     fn battle_play_agrees_with_the_plain_search() {
         let rules = Rules::new(crate::rules::Condition::Orthodox);
