@@ -356,3 +356,61 @@ pub fn set_play(
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{Condition, Rules};
+    use crate::search::stipulation::Goal;
+    use crate::search::tt::Tt;
+    use std::sync::atomic::AtomicBool;
+
+    /// Whatever order the defences are searched in (from three attacker moves, Popeye's),
+    /// `refutations` without a cap names every refuting defence, in the order the moves
+    /// are generated in: after each first move of four mates in three and four, against
+    /// each defence searched on its own.
+    #[test]
+    fn refutations_are_complete_and_in_generation_order() {
+        let rules = Rules::new(Condition::Orthodox);
+        let stop = AtomicBool::new(false);
+        let problems = [
+            ("1r4k1/8/5PP1/K7/6NR/7B/1r6/7R w - - 0 1", 3),
+            ("8/5p2/3N4/1BPp1P2/1Bpk1Pp1/2p2pP1/2p2K2/2N5 w - - 0 1", 3),
+            ("8/5p1b/5Pp1/6P1/6PR/3P4/2P1P1pp/2K1Q1nk w - - 0 1", 4),
+            ("8/8/8/2ppp3/2pkp3/2ppp3/7K/5N1Q w - - 0 1", 4),
+        ];
+        let (mut lists, mut out_of_order) = (0, 0);
+        for (fen, n) in problems {
+            let pos = Position::from_fen(fen).expect("FEN");
+            let tt = Tt::new(4);
+            let engine = Engine::new(&rules, Goal::Mate, &tt, &stop);
+            let mut ctx = Ctx::new();
+            for (_, child) in rules.legal_moves(&pos) {
+                let Some(refs) =
+                    refutations(&engine, &mut ctx, Battle::Direct, &child, n, usize::MAX)
+                else {
+                    // A stalemating first move: nothing to name.
+                    assert!(!rules.has_legal_move(&child));
+                    continue;
+                };
+                let expected: Vec<Move> = rules
+                    .legal_moves(&child)
+                    .iter()
+                    .filter(|(_, grand)| {
+                        !defence_fails(&engine, &mut ctx, Battle::Direct, grand, n)
+                    })
+                    .map(|(d, _)| *d)
+                    .collect();
+                assert_eq!(refs, expected, "{fen} {}", child.to_fen());
+                lists += usize::from(refs.len() >= 2);
+                // The search order differs from the generation order somewhere.
+                let mut by_replies = expected.clone();
+                by_replies.sort_by_cached_key(|d| {
+                    rules.count_legal(&rules.play(&child, *d).expect("legal"))
+                });
+                out_of_order += usize::from(by_replies != expected);
+            }
+        }
+        assert!(lists > 40 && out_of_order > 20, "{lists} {out_of_order}");
+    }
+}
