@@ -37,6 +37,8 @@
 //! (`combo_suite`), the heavy part in #[ignore]d tests, and `print_suite_counts` to write
 //! suite lines.
 
+mod common;
+
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
@@ -1207,13 +1209,7 @@ fn random_fairy_positions() {
             .unwrap_or(default)
     };
     let (count, most) = (env("FAIRY_RANDOM", 100), env("FAIRY_PIECES", 6));
-    let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
-    let mut next = |n: u64| {
-        seed = seed
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        (seed >> 33) % n
-    };
+    let mut next = common::lcg(0x2545_f491_4f6c_dd1d);
     let mut tried = 0;
     while tried < count {
         let mut b = [0i8; 64];

@@ -11,6 +11,8 @@
 //! and to every fairy piece kind standing in the root position (D2, D5, D8; Popeye's
 //! convention), except in Pocket Mutation, where pawns never promote by moving.
 
+mod common;
+
 use std::collections::HashSet;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -1069,13 +1071,7 @@ fn random_board(b: [i8; 64]) -> Option<(String, Pos)> {
 /// Tatarstan cascade has Black's pieces defending one another when lines open).
 #[test]
 fn random_one_kind_armies() {
-    let mut seed: u64 = 0x5851_f42d_4c95_7f2d;
-    let mut next = |n: u64| {
-        seed = seed
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        (seed >> 33) % n
-    };
+    let mut next = common::lcg(0x5851_f42d_4c95_7f2d);
     let (mut tried, mut moves) = (0, 0);
     while tried < 300 {
         let mut b = [0i8; 64];
@@ -2003,13 +1999,7 @@ fn random_fairy_positions() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(6);
-    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
-    let mut next = |n: u64| {
-        seed = seed
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        (seed >> 33) % n
-    };
+    let mut next = common::lcg(0x9e37_79b9_7f4a_7c15);
     let mut tried = 0;
     while tried < count {
         let mut b = [0i8; 64];

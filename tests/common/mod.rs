@@ -47,3 +47,14 @@ pub fn with_stdin(args: &[&str], input: &str) -> (i32, String, String) {
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
 }
+
+/// A small deterministic generator: each call gives a number below `n` (Knuth's 64-bit
+/// linear congruential step, the high bits taken).
+pub fn lcg(mut seed: u64) -> impl FnMut(u64) -> u64 {
+    move |n| {
+        seed = seed
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (seed >> 33) % n
+    }
+}
