@@ -58,6 +58,11 @@ const SALT_SERIES: [u64; 3] = [
 /// BENCHMARKS.md, "Direct play: the attacker's moves ordered").
 const ORDER_FROM: u32 = 3;
 
+/// From this many attacker moves left on (the move just made included), a defender node's
+/// moves are tried in the order of the attacker replies they leave, fewest first (Popeye's
+/// order), below the root and at it (`tree::refutations`).
+pub const ORDER_DEFENCES_FROM: u32 = 3;
+
 /// From this many attacker moves left on, the attacker's node deepens one move at a time
 /// (a win in 1, then 2, ...: short wins are found before long ones are searched); below
 /// it, a win in one is looked for and then the whole depth at once. Either way the node
@@ -624,7 +629,7 @@ impl<'a> Engine<'a> {
         let mut list = MoveList::new();
         self.rules.generate(pos, &mut list);
         let moves = list.as_mut_slice();
-        if n >= 3 && self.rules.orthodox_movement() {
+        if n >= ORDER_DEFENCES_FROM && self.rules.orthodox_movement() {
             // Popeye's order: with two or more attacker moves still to come, the defences
             // that leave the attacker the fewest replies first (they tend to refute, and
             // a refutation ends the node). Then the killer, as below.

@@ -3,7 +3,7 @@
 //! or `zugzwang`, the defences that stop every threat move, and after each of them every
 //! shortest continuation of the attacker, recursively.
 
-use super::engine::{Battle, Ctx, Engine};
+use super::engine::{Battle, Ctx, Engine, ORDER_DEFENCES_FROM};
 use super::input::SearchOptions;
 use super::result::{MoveInfo, TreeNode};
 use crate::moves::Move;
@@ -43,7 +43,7 @@ pub fn refutations(
         .enumerate()
         .map(|(i, (d, grand))| (i, d, grand))
         .collect();
-    if n >= 3 {
+    if n >= ORDER_DEFENCES_FROM {
         // Popeye's order, as at the defender's nodes of the search (`Engine::all_
         // defences`): the defences that leave the attacker the fewest replies first; they
         // tend to refute, and the first refutation ends a first move that is no key.
