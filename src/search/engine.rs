@@ -796,11 +796,24 @@ impl<'a> Engine<'a> {
         pos: &Position,
         possible: impl FnOnce() -> bool,
         keep: impl FnMut(Move) -> bool,
-        mut test: impl FnMut(&Position) -> bool,
+        test: impl FnMut(&Position) -> bool,
     ) -> bool {
         if let Some(known) = self.table_knows(key, k) {
             return known;
         }
+        self.search_exact(key, k, pos, possible, keep, test)
+    }
+
+    /// [`Self::exact_depth`] where the table has been asked already and knew nothing.
+    fn search_exact(
+        &self,
+        key: u64,
+        k: u32,
+        pos: &Position,
+        possible: impl FnOnce() -> bool,
+        keep: impl FnMut(Move) -> bool,
+        mut test: impl FnMut(&Position) -> bool,
+    ) -> bool {
         let found = possible()
             && self
                 .rules
@@ -853,15 +866,21 @@ impl<'a> Engine<'a> {
         if k == 0 {
             return self.series_end(ctx, end, pos);
         }
-        // The table is asked after the cheap cut: its entry comes in meanwhile.
-        self.tt.prefetch(series_key(end, pos, k));
+        // Unlike help play, series play asks the table before the cheap cut: one side's
+        // moves transpose so often that most nodes are known, and the cut's cost grows
+        // with the series side's many moves (BENCHMARKS.md, "Series play: the table
+        // first").
+        let key = series_key(end, pos, k);
+        if let Some(known) = self.table_knows(key, k) {
+            return known;
+        }
         let spare = Cell::new(0);
         let Some(sharp) = self.series_gate(end, pos, k, &spare) else {
             return false;
         };
         let last = k == 1 && end == SeriesEnd::Help;
         let keep = self.moves_filter(pos, last, series_sides(end, pos, k), &spare);
-        self.exact_depth(series_key(end, pos, k), k, pos, sharp, keep, |child| {
+        self.search_exact(key, k, pos, sharp, keep, |child| {
             self.series_step(ctx, end, child, k)
         })
     }
@@ -923,10 +942,11 @@ impl<'a> Engine<'a> {
     /// as the table and the cuts tell without searching its moves (see [`Self::help_open`])?
     pub fn series_open(&self, end: SeriesEnd, pos: &Position, k: u32) -> bool {
         let spare = Cell::new(0);
-        self.series_gate(end, pos, k, &spare).is_some_and(|sharp| {
-            self.table_knows(series_key(end, pos, k), k)
-                .unwrap_or_else(sharp)
-        })
+        self.table_knows(series_key(end, pos, k), k)
+            .unwrap_or_else(|| {
+                self.series_gate(end, pos, k, &spare)
+                    .is_some_and(|sharp| sharp())
+            })
     }
 
     /// After the whole series, the other side to move.
