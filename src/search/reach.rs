@@ -448,8 +448,8 @@ fn around(k: u8) -> ([u8; 9], usize) {
     (out, n)
 }
 
-/// Can distinct pieces hold every flight of `u` (bit i: flight i) within `budget` moves in
-/// all, `costs[p][i]` being piece p's moves to flight i?
+/// Can distinct pieces hold every flight of `u` (bit i: flight i; not empty) within
+/// `budget` moves in all, `costs[p][i]` being piece p's moves to flight i?
 fn assign(u: usize, costs: &[[u8; 8]], budget: usize) -> bool {
     let mut flights = [0usize; 8];
     let mut count = 0;
@@ -462,20 +462,27 @@ fn assign(u: usize, costs: &[[u8; 8]], budget: usize) -> bool {
     let mut hold = [NONE; 256];
     hold[0] = 0;
     for cost in costs {
+        // The piece's moves to each flight of `u`, in `u`'s order.
+        let own: [usize; 8] =
+            std::array::from_fn(|j| flights.get(j).map_or(0, |&f| cost[f] as usize));
         // A piece that reaches none of the flights within the budget holds none.
-        if flights.iter().all(|&f| cost[f] as usize > budget) {
+        if own[..count].iter().all(|&c| c > budget) {
             continue;
         }
+        // Masks downwards, so that each piece holds one flight at most; from each, only
+        // the flights it leaves open.
         for m in (0..size).rev() {
             let c = hold[m] as usize;
             if c > budget {
                 continue;
             }
-            for (j, &f) in flights.iter().enumerate() {
-                let nm = m | 1 << j;
-                let nc = c + cost[f] as usize;
-                if nm != m && nc <= budget && (nc as u8) < hold[nm] {
-                    hold[nm] = nc as u8;
+            let mut open = !m & (size - 1);
+            while open != 0 {
+                let j = open.trailing_zeros() as usize;
+                open &= open - 1;
+                let nc = c + own[j];
+                if nc <= budget && (nc as u8) < hold[m | 1 << j] {
+                    hold[m | 1 << j] = nc as u8;
                 }
             }
         }
@@ -1760,6 +1767,48 @@ mod tests {
 
     fn sq(s: &str) -> usize {
         crate::core::parse_square(s).unwrap() as usize
+    }
+
+    /// The least cost of holding each flight of `u` by a distinct piece, by trying every
+    /// assignment (pieces taken in order, each flight by one not taken yet).
+    fn least_assignment(flights: &[usize], costs: &[[u8; 8]], used: u32) -> usize {
+        let Some((&f, rest)) = flights.split_first() else {
+            return 0;
+        };
+        (0..costs.len())
+            .filter(|&p| used & 1 << p == 0 && costs[p][f] != NONE)
+            .map(|p| costs[p][f] as usize + least_assignment(rest, costs, used | 1 << p))
+            .min()
+            .unwrap_or(usize::MAX / 2)
+    }
+
+    /// `assign` answers as an exhaustive search over the assignments does, on random costs
+    /// (unreachable flights included), flight sets and budgets.
+    #[test]
+    fn assign_finds_the_cheapest_distinct_holders() {
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        for _ in 0..3000 {
+            let pieces = next(7) as usize;
+            let costs: Vec<[u8; 8]> = (0..pieces)
+                .map(|_| std::array::from_fn(|_| if next(5) == 0 { NONE } else { next(6) as u8 }))
+                .collect();
+            // (`loser_holds` asks only about non-empty sets.)
+            let u = 1 + next(255) as usize;
+            let budget = next(14) as usize;
+            let flights: Vec<usize> = (0..8).filter(|&i| u & 1 << i != 0).collect();
+            let least = least_assignment(&flights, &costs, 0);
+            assert_eq!(
+                assign(u, &costs, budget),
+                least <= budget,
+                "{costs:?} {u:#b} {budget}"
+            );
+        }
     }
 
     #[test]
