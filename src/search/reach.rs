@@ -449,48 +449,75 @@ fn around(k: u8) -> ([u8; 9], usize) {
 }
 
 /// Can distinct pieces hold every flight of `u` (bit i: flight i; not empty) within
-/// `budget` moves in all, `costs[p][i]` being piece p's moves to flight i?
+/// `budget` moves in all, `costs[p][i]` being piece p's moves to flight i (at most 16
+/// pieces)? The least such cost is a minimum-cost assignment of the flights (rows) to
+/// pieces (columns), found by the Hungarian method: shortest augmenting paths with
+/// potentials, one row at a time, the rows so far matched at least cost after each. That
+/// cost only grows with more rows (the costs are not negative), so the search stops once
+/// it exceeds the budget.
 fn assign(u: usize, costs: &[[u8; 8]], budget: usize) -> bool {
+    const INF: i32 = i32::MAX / 4;
     let mut flights = [0usize; 8];
-    let mut count = 0;
+    let mut n = 0;
     for i in (0..8).filter(|&i| u & 1 << i != 0) {
-        flights[count] = i;
-        count += 1;
+        flights[n] = i;
+        n += 1;
     }
-    let flights = &flights[..count];
-    let size = 1usize << count;
-    let mut hold = [NONE; 256];
-    hold[0] = 0;
-    for cost in costs {
-        // The piece's moves to each flight of `u`, in `u`'s order.
-        let own: [usize; 8] =
-            std::array::from_fn(|j| flights.get(j).map_or(0, |&f| cost[f] as usize));
-        // A piece that reaches none of the flights within the budget holds none.
-        if own[..count].iter().all(|&c| c > budget) {
-            continue;
-        }
-        // Masks downwards, so that each piece holds one flight at most; from each, only
-        // the flights it leaves open.
-        for m in (0..size).rev() {
-            let c = hold[m] as usize;
-            if c > budget {
-                continue;
-            }
-            let mut open = !m & (size - 1);
-            while open != 0 {
-                let j = open.trailing_zeros() as usize;
-                open &= open - 1;
-                let nc = c + own[j];
-                if nc <= budget && (nc as u8) < hold[m | 1 << j] {
-                    hold[m | 1 << j] = nc as u8;
+    let m = costs.len();
+    if n > m {
+        return false;
+    }
+    // Rows 1..=n, columns 1..=m; row and column 0 stand for "none".
+    let cost = |i: usize, j: usize| i32::from(costs[j - 1][flights[i - 1]]);
+    let (mut row_pot, mut col_pot) = ([0i32; 9], [0i32; 17]);
+    // `matched[j]`: the row matched to column j (0: none); `way`: the augmenting path.
+    let (mut matched, mut way) = ([0usize; 17], [0usize; 17]);
+    for i in 1..=n {
+        matched[0] = i;
+        let mut j0 = 0;
+        let mut least = [INF; 17];
+        let mut used = [false; 17];
+        while matched[j0] != 0 {
+            used[j0] = true;
+            let i0 = matched[j0];
+            let (mut delta, mut j1) = (INF, 0);
+            for j in 1..=m {
+                if !used[j] {
+                    let reduced = cost(i0, j) - row_pot[i0] - col_pot[j];
+                    if reduced < least[j] {
+                        least[j] = reduced;
+                        way[j] = j0;
+                    }
+                    if least[j] < delta {
+                        delta = least[j];
+                        j1 = j;
+                    }
                 }
             }
+            for j in 0..=m {
+                if used[j] {
+                    row_pot[matched[j]] += delta;
+                    col_pot[j] -= delta;
+                } else {
+                    least[j] -= delta;
+                }
+            }
+            j0 = j1;
         }
-        if hold[size - 1] as usize <= budget {
-            return true;
+        while j0 != 0 {
+            let j1 = way[j0];
+            matched[j0] = matched[j1];
+            j0 = j1;
+        }
+        let total: i32 = (1..=m)
+            .filter(|&j| matched[j] != 0)
+            .map(|j| cost(matched[j], j))
+            .sum();
+        if total > budget as i32 {
+            return false;
         }
     }
-    false
+    true
 }
 
 /// The largest of the winner's covers `states` around a square with `n` flights (for
