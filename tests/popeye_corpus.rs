@@ -353,9 +353,9 @@ fn heavy_problems_in_a_few_seconds() {
 }
 
 /// Heavy problems that take chainmate six to eight seconds each with two threads
-/// (`corpus_heavy`, `HEAVY_HASH=256`; BENCHMARKS.md, "Series play: the table first"): a
-/// helpmate, two help stalemates and a series-help stalemate Popeye solves only in its
-/// intelligent mode. Of the eleven heavy problems left to `corpus_heavy`, six finish in
+/// (`corpus_heavy`, `HEAVY_HASH=256`; BENCHMARKS.md, "Help and series play: the holders'
+/// assignment"): a helpmate, two help stalemates and a series-help stalemate Popeye
+/// solves only in its intelligent mode. Of the eleven heavy problems left to `corpus_heavy`, six finish in
 /// 10-22 s (hs7_0558 and hs8_0522, which Popeye needs 20-40 s for, among them) and five
 /// do not finish in 40 s.
 const HEAVY_IN_SEVERAL_SECONDS: [&str; 4] = ["h7_0734", "hs5_0529", "hs6_0589", "ser13_0608"];

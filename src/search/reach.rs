@@ -464,6 +464,7 @@ fn assign(u: usize, costs: &[[u8; 8]], budget: usize) -> bool {
         n += 1;
     }
     let m = costs.len();
+    debug_assert!(m <= 16, "at most 16 pieces");
     if n > m {
         return false;
     }
