@@ -265,12 +265,7 @@ mod tests {
             "P", "N", "B", "R", "Q", "(N)", "(AM)", "(EM)", "(PR)", "p", "n", "b", "(n)", "(em)",
         ];
         let mut seed = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = |n: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % n
-        };
+        let mut next = |n: u64| crate::core::xorshift(&mut seed) % n;
         let mut tested = 0;
         for _ in 0..400 {
             let mut cells: Vec<String> = vec![String::new(); 64];

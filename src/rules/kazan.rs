@@ -948,11 +948,9 @@ mod fairy_order_tests {
                     if played.is_empty() {
                         break;
                     }
-                    seed ^= seed << 13;
-                    seed ^= seed >> 7;
-                    seed ^= seed << 17;
+                    let pick = crate::core::xorshift(&mut seed);
                     let moves = r.legal_moves(&pos);
-                    pos = moves[(seed % moves.len() as u64) as usize].1;
+                    pos = moves[(pick % moves.len() as u64) as usize].1;
                 }
             }
         }

@@ -881,10 +881,7 @@ pub(crate) fn assert_counts_are_played_moves(r: &Rules, roots: &[&str]) {
                 if moves.is_empty() {
                     break;
                 }
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                pos = moves[(seed % moves.len() as u64) as usize].1;
+                pos = moves[(crate::core::xorshift(&mut seed) % moves.len() as u64) as usize].1;
             }
         }
     }

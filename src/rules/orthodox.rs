@@ -1278,12 +1278,7 @@ mod tests {
         use crate::core::piece::ALL_KINDS;
         use crate::core::{Color, Kind, bb};
         let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = || crate::core::xorshift(&mut seed);
         let mut lined = 0;
         for _ in 0..20_000 {
             let k = (next() % 64) as u8;

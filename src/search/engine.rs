@@ -713,7 +713,11 @@ impl<'a> Engine<'a> {
             return self.goal_in_one(ctx, pos).is_some();
         }
         let keep = self.moves_filter(pos, plies == 2, help_sides(pos, plies), &spare);
-        self.exact_depth(help_key(pos, plies), plies, pos, sharp, keep, |child| {
+        let key = help_key(pos, plies);
+        if let Some(known) = self.table_knows(key, plies) {
+            return known;
+        }
+        self.search_exact(key, plies, pos, sharp, keep, |child| {
             self.help(ctx, child, plies - 1)
         })
     }
@@ -786,25 +790,9 @@ impl<'a> Engine<'a> {
         }
     }
 
-    /// "Does some legal move of the side to move satisfy `test`?", remembered in the table
-    /// under `key` for the exact depth `k` (help and series play are not monotonic in k).
-    /// Where the table knows nothing, `possible` may first rule the position out.
-    fn exact_depth(
-        &self,
-        key: u64,
-        k: u32,
-        pos: &Position,
-        possible: impl FnOnce() -> bool,
-        keep: impl FnMut(Move) -> bool,
-        test: impl FnMut(&Position) -> bool,
-    ) -> bool {
-        if let Some(known) = self.table_knows(key, k) {
-            return known;
-        }
-        self.search_exact(key, k, pos, possible, keep, test)
-    }
-
-    /// [`Self::exact_depth`] where the table has been asked already and knew nothing.
+    /// "Does some legal move of the side to move satisfy `test`?", where the table knows
+    /// nothing of `key` at the exact depth `k` (help and series play are not monotonic in
+    /// k): `possible` may first rule the position out; the answer is remembered.
     fn search_exact(
         &self,
         key: u64,

@@ -1815,12 +1815,7 @@ mod tests {
     #[test]
     fn assign_finds_the_cheapest_distinct_holders() {
         let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = |n: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % n
-        };
+        let mut next = |n: u64| crate::core::xorshift(&mut seed) % n;
         for _ in 0..3000 {
             let pieces = next(7) as usize;
             let costs: Vec<[u8; 8]> = (0..pieces)
