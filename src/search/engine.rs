@@ -60,8 +60,8 @@ const ORDER_FROM: u32 = 3;
 
 /// From this many attacker moves left on (the move just made included), a defender node's
 /// moves are tried in the order of the attacker replies they leave, fewest first (Popeye's
-/// order), below the root and at it (`tree::refutations`).
-pub const ORDER_DEFENCES_FROM: u32 = 3;
+/// order), below the root and at it (`tree::refutations`): see [`Engine::orders_defences`].
+const ORDER_DEFENCES_FROM: u32 = 3;
 
 /// From this many attacker moves left on, the attacker's node deepens one move at a time
 /// (a win in 1, then 2, ...: short wins are found before long ones are searched); below
@@ -629,7 +629,7 @@ impl<'a> Engine<'a> {
         let mut list = MoveList::new();
         self.rules.generate(pos, &mut list);
         let moves = list.as_mut_slice();
-        if n >= ORDER_DEFENCES_FROM && self.rules.orthodox_movement() {
+        if self.orders_defences(n) {
             // Popeye's order: with two or more attacker moves still to come, the defences
             // that leave the attacker the fewest replies first (they tend to refute, and
             // a refutation ends the node). Then the killer, as below.
@@ -652,6 +652,14 @@ impl<'a> Engine<'a> {
         true
     }
 
+    /// Are the defences of a defender node with `n` attacker moves left (the one just
+    /// made included) tried in Popeye's order, those leaving the attacker the fewest
+    /// replies first? From `ORDER_DEFENCES_FROM` moves on, where counting the replies
+    /// is cheap (orthodox movement).
+    pub fn orders_defences(&self, n: u32) -> bool {
+        n >= ORDER_DEFENCES_FROM && self.rules.orthodox_movement()
+    }
+
     /// [`Engine::all_defences`] with the defences sorted by the number of attacker replies
     /// they leave (fewest first; ties in generation order), the killer first of all.
     fn all_defences_ordered(
@@ -668,9 +676,7 @@ impl<'a> Engine<'a> {
         let mut order: Vec<(u64, Move, Position)> = Vec::with_capacity(moves.len());
         for &m in moves.iter().filter(|&&m| Some(m) != tried) {
             if let Some(child) = self.rules.play(pos, m) {
-                if n >= 3 {
-                    self.tt.prefetch(child.hash ^ SALT_ATT[b as usize]);
-                }
+                self.tt.prefetch(child.hash ^ SALT_ATT[b as usize]);
                 let replies = if Some(m) == killer {
                     0
                 } else {
@@ -970,10 +976,7 @@ mod tests {
     struct Gen(u64);
     impl Gen {
         fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
+            crate::core::xorshift(&mut self.0)
         }
         fn below(&mut self, n: u64) -> u64 {
             self.next() % n

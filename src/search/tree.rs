@@ -3,7 +3,7 @@
 //! or `zugzwang`, the defences that stop every threat move, and after each of them every
 //! shortest continuation of the attacker, recursively.
 
-use super::engine::{Battle, Ctx, Engine, ORDER_DEFENCES_FROM};
+use super::engine::{Battle, Ctx, Engine};
 use super::input::SearchOptions;
 use super::result::{MoveInfo, TreeNode};
 use crate::moves::Move;
@@ -14,11 +14,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Defender's moves in `child` (defender to move, attacker has `n` moves including the one
 /// just made) that refute the attacker's plan; `None` when the plan fails without a defence
-/// to name (no legal defence, or Popeye's `Threat n`). The defences are examined in parallel,
-/// from three attacker moves on those that leave the attacker the fewest replies first;
-/// once `cap` refutations are known the rest are skipped, so the list is complete (and the
-/// same for every thread count) whenever it is shorter than `cap`. It is given in the
-/// order the defences are generated in.
+/// to name (no legal defence, or Popeye's `Threat n`). The defences are examined in
+/// parallel, where the search orders them ([`Engine::orders_defences`]) those that leave
+/// the attacker the fewest replies first; once `cap` refutations are known the rest are
+/// skipped, so the list is complete (and the same for every thread count) whenever it is
+/// shorter than `cap`. It is given in the order the defences are generated in.
 pub fn refutations(
     engine: &Engine,
     ctx: &mut Ctx,
@@ -43,7 +43,7 @@ pub fn refutations(
         .enumerate()
         .map(|(i, (d, grand))| (i, d, grand))
         .collect();
-    if n >= ORDER_DEFENCES_FROM {
+    if engine.orders_defences(n) {
         // Popeye's order, as at the defender's nodes of the search (`Engine::all_
         // defences`): the defences that leave the attacker the fewest replies first; they
         // tend to refute, and the first refutation ends a first move that is no key.
