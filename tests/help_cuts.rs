@@ -298,6 +298,37 @@ fn a_king_walking_into_pins_keeps_its_stalemates() {
     }
 }
 
+/// With White's mating move alone left, Black's king may not end on a square a White knight
+/// attacks where it stands, unless Black takes the knight first: with another unit (the
+/// first), or with the king on its way (the second). Popeye 4.104 gives these lines.
+#[test]
+fn a_king_square_attacked_before_the_mate_needs_the_attacker_taken() {
+    for (fen, stipulation, lines) in [
+        (
+            "6k1/5Npp/8/6n1/8/2K5/8/4R3 b - - 0 1",
+            "ser-h#2",
+            &["1.Sg5*f7 Re1-e8 #", "1.Sg5*f7   2.Kg8-h8 Re1-e8 #"][..],
+        ),
+        (
+            "6k1/5Npp/8/8/8/2K5/8/4R3 b - - 0 1",
+            "ser-h#3",
+            &["1.Kg8*f7   2.Kf7-g8   3.Kg8-h8 Re1-e8 #"][..],
+        ),
+    ] {
+        let cut = solve(fen, stipulation, "orthodox", false).expect("legal");
+        let found: Vec<&str> = cut
+            .lines()
+            .map(str::trim)
+            .filter(|l| l.starts_with("1."))
+            .collect();
+        assert_eq!(found, lines, "{fen}: {cut}");
+        assert_eq!(
+            cut,
+            solve(fen, stipulation, "orthodox", true).expect("legal")
+        );
+    }
+}
+
 #[test]
 #[ignore]
 fn stalemate_cuts_agree_on_3000_positions() {

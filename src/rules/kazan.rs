@@ -42,6 +42,7 @@ impl super::ConditionRules for Kazan {
         final_position: true,
         immobile: false,
         shared_moves: false,
+        standing_checks: false,
     };
 
     fn for_each_legal<F>(pos: &Position, rules: &Rules, f: F) -> ControlFlow<()>

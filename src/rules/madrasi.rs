@@ -34,6 +34,7 @@ impl super::ConditionRules for Madrasi {
         final_position: true,
         immobile: false,
         shared_moves: true,
+        standing_checks: false,
     };
 
     fn for_each_legal<F>(pos: &Position, rules: &Rules, mut f: F) -> ControlFlow<()>

@@ -523,6 +523,11 @@ pub struct HelpCuts {
     /// not (Kazan's chains), the final-position cut bounds each piece by its side's moves
     /// alone, and the one-final-position cut is off.
     pub shared_moves: bool,
+    /// Does a unit's attack on a square next to it (or a leap) stand whatever else moves,
+    /// so that the loser's king can never have stood on such a square before the winner's
+    /// last move? Not under Madrasi (paralysis takes attacks away) nor Kazan (one chain
+    /// moves the king and the unit that captures the attacker).
+    pub standing_checks: bool,
 }
 
 impl HelpCuts {
@@ -530,11 +535,13 @@ impl HelpCuts {
         final_position: false,
         immobile: false,
         shared_moves: false,
+        standing_checks: false,
     };
     pub const ALL: HelpCuts = HelpCuts {
         final_position: true,
         immobile: true,
         shared_moves: true,
+        standing_checks: true,
     };
 }
 

@@ -1311,7 +1311,11 @@ mod tests {
                     continue;
                 };
                 for (m, child) in &moves {
-                    let picture = reach.final_possible(child, loser, win, lose - 1, mate, !0);
+                    // As the engine tests the child: the cheap test's king squares, then
+                    // the picture among them.
+                    let after = reach.king_squares(child, loser, win, lose - 1, mate);
+                    let picture = after != 0
+                        && reach.final_possible(child, loser, win, lose - 1, mate, after);
                     if p.keep(reach, &pos, *m) {
                         kept_with_picture += usize::from(picture);
                     } else {

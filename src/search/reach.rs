@@ -90,6 +90,8 @@ pub struct Reach {
     immobile: bool,
     /// Are a side's moves shared among its pieces (`HelpCuts::shared_moves`)?
     shared: bool,
+    /// Do attacks next to a unit stand (`HelpCuts::standing_checks`)?
+    standing_checks: bool,
     /// [king][x]: see [`beyond_table`].
     beyond: Vec<[(u8, u8); 64]>,
     /// Can a pawn promote to a piece with the nightrider's move (which pins along the
@@ -556,6 +558,12 @@ fn gather(b: Bitboard, sq: &[u8; 9], n: usize) -> usize {
     m
 }
 
+/// What a unit of kind `k` on `s` attacks whatever stands around it: its leaps, and the
+/// first square of each of its rides.
+fn standing_attacks(s: u8, c: Color, k: Kind) -> Bitboard {
+    piece_attacks(s, c, k, !0)
+}
+
 fn idx(c: Color, k: Kind) -> usize {
     c.idx() * KIND_COUNT + k as usize
 }
@@ -796,6 +804,7 @@ impl Reach {
             promotions: promotions.to_vec(),
             immobile: cuts.immobile,
             shared: cuts.shared_moves,
+            standing_checks: cuts.standing_checks,
             beyond: beyond_table(),
             night_promotions: promotions.iter().any(|k| k.parts() & part::NIGHT != 0),
         }
@@ -875,12 +884,58 @@ impl Reach {
         if squares != 0 && self.shared && w == 1 && (2..=movers.len()).contains(&n) {
             squares = movers[..n].iter().fold(0, |a, &m| a | test(standing | m));
         }
+        if squares != 0 && self.standing_checks && w == 1 && l >= 1 {
+            squares &= !self.checked_before(pos, loser, l, &layers);
+        }
         let immobile = || !self.immobile || self.others_can_be_immobile(pos, loser, w, l, &layers);
         if squares != 0 && (mate || immobile()) {
             squares
         } else {
             0
         }
+    }
+
+    /// With the winner's last move alone left (`w == 1`) and the loser still to move
+    /// (`l >= 1` moves): the squares its king cannot stand on in the final position, being
+    /// attacked already before that move by a unit of the winner that nothing can block (a
+    /// leap, or a step to a square next to the unit: [`standing_attacks`]). The loser's
+    /// last move never leaves its king in check, and the winner's units stand where they
+    /// are until the last move, which no unit makes from a square attacking the king (that
+    /// was check already). So the king's final square is not attacked so by a unit
+    /// unless the loser captures that unit first: another of its units reaching the
+    /// unit's square (`layers`, by [`Self::king_squares`]) within the moves its king's
+    /// walk leaves, or the king itself on its way. (A pawn that may be taken en passant is
+    /// taken beside its square: pawns count as taken then. The winner's king, which no one
+    /// takes, is left to the test itself, which never puts the two kings side by side.)
+    /// The captured unit then covers nothing in the final position
+    /// ([`Self::covers_around`]).
+    fn checked_before(
+        &self,
+        pos: &Position,
+        loser: Color,
+        l: usize,
+        layers: &[Bitboard; MAX_D + 1],
+    ) -> Bitboard {
+        let winner = loser.flip();
+        let board = &pos.board;
+        let (ksq, wk) = (pos.king(loser), pos.king(winner));
+        let mut out = 0;
+        let reach = self.ball[ksq as usize][l];
+        for s in Squares(board.by_color[winner.idx()] & !bb(wk)) {
+            let kind = board.kind_at(s).expect("occupied");
+            if kind == Kind::Pawn && pos.ep != NO_SQUARE {
+                continue;
+            }
+            for k in Squares(standing_attacks(s, winner, kind) & reach & !out) {
+                let walk = king_distance(ksq, k);
+                let taken = layers[l - walk] & bb(s) != 0
+                    || king_distance(ksq, s) + king_distance(s, k) <= l;
+                if !taken {
+                    out |= bb(k);
+                }
+            }
+        }
+        out
     }
 
     /// The sharper, costlier form of the king-square test (see "One final position" in
@@ -943,7 +998,8 @@ impl Reach {
                 if mate && reach_any & bb(k) == 0 || flights & !(reach_any | held_any) != 0 {
                     continue;
                 }
-                let (a, b) = self.covers_around(covers, &forms, (winner, king), w, k);
+                let (a, b) =
+                    self.covers_around(covers, &forms, pieces.as_slice(), (winner, king), w, k);
                 let states = &covers.data[a..b];
                 let open = &mut covers.scratch.open;
                 // The cheap bound first (most king squares end there), from each square's
@@ -992,20 +1048,32 @@ impl Reach {
     }
 
     /// The range of `covers.data` holding the winner's cheapest covers around `k`
-    /// ([`Self::winner_covers`]; `king`: the winner has a king, its first piece), made the
-    /// first time they are asked for.
+    /// ([`Self::winner_covers`]; `king`: the winner has a king, its first piece; `pieces`:
+    /// the winner's units, square and kind, in the order of `forms`), made the first time
+    /// they are asked for. With the last move alone left, a unit other than the king that
+    /// attacks `k` where it stands ([`standing_attacks`]) covers nothing: it is captured
+    /// before the loser's king gets to `k` ([`Self::checked_before`]).
     fn covers_around(
         &self,
         covers: &mut Covers,
         forms: &[Form],
+        pieces: &[(u8, Kind)],
         (winner, king): (Color, bool),
         w: usize,
         k: u8,
     ) -> (usize, usize) {
         if covers.done & bb(k) == 0 {
             let start = covers.data.len();
+            let mut taken = 0u64;
+            if self.standing_checks && w == 1 {
+                for (i, &(s, kind)) in pieces.iter().enumerate().skip(usize::from(king)) {
+                    if standing_attacks(s, winner, kind) & bb(k) != 0 {
+                        taken |= 1 << i;
+                    }
+                }
+            }
             let (scratch, data) = (&mut covers.scratch, &mut covers.data);
-            self.winner_covers(forms, winner, king, w, k, scratch, data);
+            self.winner_covers(forms, (winner, king, taken), w, k, scratch, data);
             covers.ranges[k as usize] = (start as u32, covers.data.len() as u32);
             covers.done |= bb(k);
         }
@@ -1217,7 +1285,8 @@ impl Reach {
         self.with_covers(winner, pieces.as_slice(), w, |covers| {
             // `squares` holds only king squares of pictures (`final_pictures` tested each).
             for k in Squares(self.ball[ksq as usize][l] & squares) {
-                let (a, b) = self.covers_around(covers, &forms, (winner, king), w, k);
+                let (a, b) =
+                    self.covers_around(covers, &forms, pieces.as_slice(), (winner, king), w, k);
                 self.rooms_around(&mut p, others, (k, l, mate), &covers.data[a..b]);
             }
         });
@@ -1373,8 +1442,7 @@ impl Reach {
     fn winner_covers(
         &self,
         forms: &[Form],
-        winner: Color,
-        king: bool,
+        (winner, king, taken): (Color, bool, u64),
         w: usize,
         k: u8,
         scratch: &mut Scratch,
@@ -1396,14 +1464,17 @@ impl Reach {
         states.push(0);
         let mut i = 0;
         while i < forms.len() {
-            let piece = forms[i].piece;
+            let (i_start, piece) = (i, forms[i].piece);
             let is_king = king && piece == 0;
             let end = forms[i..]
                 .iter()
                 .position(|f| f.piece != piece)
                 .map_or(forms.len(), |j| i + j);
-            self.piece_options(&forms[i..end], winner, is_king, w, k, opts, opt_best);
             i = end;
+            if taken & 1 << piece != 0 {
+                continue;
+            }
+            self.piece_options(&forms[i_start..end], winner, is_king, w, k, opts, opt_best);
             // Drop the options covering no more than a cheaper one (they add nothing).
             opts.sort_unstable_by_key(|o| o.1);
             let mut kept = 0;
@@ -1872,6 +1943,33 @@ mod tests {
         assert!(r.goal_possible(&pos, Color::Black, 1, 1, true));
         // With no move left, the open flight b5 stays open.
         assert!(!r.goal_possible(&pos, Color::Black, 1, 0, true));
+    }
+
+    /// With White's mating move alone left, Black's king ends on a square a White knight
+    /// attacks where it stands (h8, from f7) only once Black has taken the knight: a square
+    /// of the final position of each solution (both checked with Popeye, in
+    /// `tests/help_cuts.rs`) stays while the knight can be taken in time, by the knight of
+    /// g5 (first) or by the king on its way (second), and goes when it cannot.
+    #[test]
+    fn a_square_attacked_where_the_attacker_stands_needs_it_taken() {
+        let r = Reach::new(&ORTHODOX_PROMOTIONS, HelpCuts::ALL);
+        let h8 = bb(63);
+        let by_knight = Position::from_fen("6k1/5Npp/8/6n1/8/2K5/8/4R3 b - - 0 1").unwrap();
+        assert_ne!(r.king_squares(&by_knight, Color::Black, 1, 2, true) & h8, 0);
+        assert_eq!(r.king_squares(&by_knight, Color::Black, 1, 1, true) & h8, 0);
+        let by_king = Position::from_fen("6k1/5Npp/8/8/8/2K5/8/4R3 b - - 0 1").unwrap();
+        assert_ne!(r.king_squares(&by_king, Color::Black, 1, 3, true) & h8, 0);
+        assert_eq!(r.king_squares(&by_king, Color::Black, 1, 2, true) & h8, 0);
+        // Without the rule (more moves for White), h8 stays with fewer Black moves.
+        assert_ne!(r.king_squares(&by_king, Color::Black, 2, 2, true) & h8, 0);
+        // White's pawn of b3 is its only unit besides the king: a king square the pawn
+        // attacks from b3 needs it taken, and then nothing checks (the pawn covers nothing
+        // in the picture). Popeye 4.104 finds no ser-h#3 nor ser-h#4 here.
+        let pawn = Position::from_fen("8/3n4/k1b5/npq5/8/rP1K4/2rb4/8 b - - 0 1").unwrap();
+        for l in [3, 4] {
+            assert!(!r.final_possible(&pawn, Color::Black, 1, l, true, !0));
+        }
+        assert!(r.final_possible(&pawn, Color::Black, 2, 4, true, !0));
     }
 
     /// Stalemate: the loser's other pieces must end immobile. Here Black's knight and
