@@ -183,7 +183,7 @@ pub struct SearchArgs {
     /// Worker threads (default: all cores).
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
-    /// Transposition table size in MB: the upper bound of a table that starts at 1 MB and
+    /// Transposition table size in MB: the upper bound of a table that starts at 256 KB and
     /// doubles while a table twice its size would have saved work. The default is Popeye's
     /// 1 GB.
     #[arg(long, default_value_t = 1024)]
