@@ -558,12 +558,6 @@ fn gather(b: Bitboard, sq: &[u8; 9], n: usize) -> usize {
     m
 }
 
-/// What a unit of kind `k` on `s` attacks whatever stands around it: its leaps, and the
-/// first square of each of its rides.
-fn standing_attacks(s: u8, c: Color, k: Kind) -> Bitboard {
-    piece_attacks(s, c, k, !0)
-}
-
 fn idx(c: Color, k: Kind) -> usize {
     c.idx() * KIND_COUNT + k as usize
 }
@@ -898,7 +892,7 @@ impl Reach {
     /// With the winner's last move alone left (`w == 1`) and the loser still to move
     /// (`l >= 1` moves): the squares its king cannot stand on in the final position, being
     /// attacked already before that move by a unit of the winner that nothing can block (a
-    /// leap, or a step to a square next to the unit: [`standing_attacks`]). The loser's
+    /// leap, or a step to a square next to the unit: [`Self::standing_attacks`]). The loser's
     /// last move never leaves its king in check, and the winner's units stand where they
     /// are until the last move, which no unit makes from a square attacking the king (that
     /// was check already). So the king's final square is not attacked so by a unit
@@ -926,7 +920,7 @@ impl Reach {
             if kind == Kind::Pawn && pos.ep != NO_SQUARE {
                 continue;
             }
-            for k in Squares(standing_attacks(s, winner, kind) & reach & !out) {
+            for k in Squares(self.standing_attacks(s, winner, kind) & reach & !out) {
                 let walk = king_distance(ksq, k);
                 let taken = layers[l - walk] & bb(s) != 0
                     || king_distance(ksq, s) + king_distance(s, k) <= l;
@@ -936,6 +930,16 @@ impl Reach {
             }
         }
         out
+    }
+
+    /// What a unit of kind `k` and colour `c` on `s` attacks whatever stands around it:
+    /// its leaps, and the first square of each of its rides (`steps`; a pawn's captures).
+    fn standing_attacks(&self, s: u8, c: Color, k: Kind) -> Bitboard {
+        if k == Kind::Pawn {
+            pawn_attacks(c, s)
+        } else {
+            self.steps[k as usize][s as usize]
+        }
     }
 
     /// The sharper, costlier form of the king-square test (see "One final position" in
@@ -1051,7 +1055,7 @@ impl Reach {
     /// ([`Self::winner_covers`]; `king`: the winner has a king, its first piece; `pieces`:
     /// the winner's units, square and kind, in the order of `forms`), made the first time
     /// they are asked for. With the last move alone left, a unit other than the king that
-    /// attacks `k` where it stands ([`standing_attacks`]) covers nothing: it is captured
+    /// attacks `k` where it stands ([`Self::standing_attacks`]) covers nothing: it is captured
     /// before the loser's king gets to `k` ([`Self::checked_before`]).
     fn covers_around(
         &self,
@@ -1067,7 +1071,7 @@ impl Reach {
             let mut taken = 0u64;
             if self.standing_checks && w == 1 {
                 for (i, &(s, kind)) in pieces.iter().enumerate().skip(usize::from(king)) {
-                    if standing_attacks(s, winner, kind) & bb(k) != 0 {
+                    if self.standing_attacks(s, winner, kind) & bb(k) != 0 {
                         taken |= 1 << i;
                     }
                 }
@@ -1464,17 +1468,18 @@ impl Reach {
         states.push(0);
         let mut i = 0;
         while i < forms.len() {
-            let (i_start, piece) = (i, forms[i].piece);
+            let piece = forms[i].piece;
             let is_king = king && piece == 0;
             let end = forms[i..]
                 .iter()
                 .position(|f| f.piece != piece)
                 .map_or(forms.len(), |j| i + j);
+            let group = &forms[i..end];
             i = end;
             if taken & 1 << piece != 0 {
                 continue;
             }
-            self.piece_options(&forms[i_start..end], winner, is_king, w, k, opts, opt_best);
+            self.piece_options(group, winner, is_king, w, k, opts, opt_best);
             // Drop the options covering no more than a cheaper one (they add nothing).
             opts.sort_unstable_by_key(|o| o.1);
             let mut kept = 0;
