@@ -33,7 +33,9 @@
 //!   distance `d(t)` of moves; the winner's moves are shared, so the distances add up to at
 //!   most the winner's moves left. A piece may also be captured (or stand anywhere and
 //!   attack nothing near the king), which costs nothing and covers nothing. The winner's
-//!   king always stands somewhere, never on or next to the loser's king square `k`;
+//!   king always stands somewhere, never on or next to the loser's king square `k`; a piece
+//!   standing next to `k` has its square covered by another piece (else the king takes
+//!   it, which a real attack from another piece prevents, as its empty-board one does);
 //! * a square is covered by the winner when a winner piece attacks it from its `t` on an
 //!   empty board (a real attack is never more than that);
 //! * for mate, `k` is covered; every square next to `k` is covered or held by a loser
@@ -97,6 +99,23 @@ pub struct Reach {
     /// Can a pawn promote to a piece with the nightrider's move (which pins along the
     /// knight's lines)?
     night_promotions: bool,
+}
+
+/// The bit of a winner cover state from which the squares next to the king square that a
+/// winner piece stands on are kept (bit `NEEDS + i`: the `i`-th square of `around(k)`).
+const NEEDS: usize = 9;
+
+/// Does the cover option `m` (a state of [`Reach::winner_covers`]) cover no more than
+/// `m2`, standing next to the king square where `m2` does too?
+fn no_more(m: usize, m2: usize) -> bool {
+    let low = (1 << NEEDS) - 1;
+    m & low & !(m2 & low) == 0 && (m2 >> NEEDS) & !(m >> NEEDS) == 0
+}
+
+thread_local! {
+    /// [`Reach::cover_steps`]' table of states (zero, the kernel's zeroed pages, until
+    /// touched; each call leaves it zero again).
+    static DP_BEST: std::cell::RefCell<Vec<u8>> = std::cell::RefCell::new(vec![0; 1 << (NEEDS + 8)]);
 }
 
 /// Scratch tables of [`Reach::winner_covers`].
@@ -1424,7 +1443,16 @@ impl Reach {
             for t in Squares(cands) {
                 let m = self.masks[fi][t as usize][k as usize] as usize;
                 let c = f.row[t as usize];
-                if opt_best[m] == NONE {
+                if KING[k as usize] & bb(t) != 0 {
+                    // Standing next to `k`, the piece needs another one to cover its
+                    // square: the square's bit above the cover ([`NEEDS`]).
+                    let i = (KING[k as usize] & (bb(t) - 1)).count_ones();
+                    let m = m | 1 << (NEEDS + i as usize);
+                    match opts.iter_mut().find(|o| o.0 == m) {
+                        Some(o) => o.1 = o.1.min(c),
+                        None => opts.push((m, c)),
+                    }
+                } else if opt_best[m] == NONE {
                     opts.push((m, c));
                     opt_best[m] = c;
                 } else if c < opt_best[m] {
@@ -1432,7 +1460,7 @@ impl Reach {
                 }
             }
         }
-        for o in opts.iter_mut() {
+        for o in opts.iter_mut().filter(|o| o.0 < 1 << NEEDS) {
             o.1 = opt_best[o.0];
             opt_best[o.0] = NONE;
         }
@@ -1453,19 +1481,63 @@ impl Reach {
         out: &mut Vec<(u16, u8)>,
     ) {
         let Scratch {
-            best,
+            best: out_best,
             states,
             opts,
             opt_best,
             old,
             ..
         } = scratch;
-        for &m in states.iter() {
-            best[m] = NONE;
+        let start = out.len();
+        DP_BEST.with_borrow_mut(|best| {
+            states.clear();
+            best[0] = 1;
+            states.push(0);
+            self.cover_steps(
+                forms,
+                (winner, king, taken),
+                w,
+                k,
+                (best, states, opts, opt_best, old),
+            );
+            // A piece next to `k` is covered by another, or the king takes it: the covers
+            // where one is not are no final position.
+            for &m in states.iter() {
+                let (cover, cost) = (m & ((1 << NEEDS) - 1), best[m] - 1);
+                best[m] = 0;
+                if m >> NEEDS == 0 && out_best[cover] > cost {
+                    if out_best[cover] == NONE {
+                        out.push((cover as u16, cost));
+                    }
+                    out_best[cover] = cost;
+                }
+            }
+        });
+        for o in &mut out[start..] {
+            o.1 = out_best[o.0 as usize];
+            out_best[o.0 as usize] = NONE;
         }
-        states.clear();
-        best[0] = 0;
-        states.push(0);
+    }
+
+    /// The steps of [`Self::winner_covers`], one piece after the other: `best[key]` holds
+    /// one more than the fewest moves for the state `key` (0: none), a state being the
+    /// squares covered and, above them ([`NEEDS`]), the squares next to `k` that a piece
+    /// stands on and none covers yet; `states` lists the keys reached.
+    #[allow(clippy::type_complexity)]
+    fn cover_steps(
+        &self,
+        forms: &[Form],
+        (winner, king, taken): (Color, bool, u64),
+        w: usize,
+        k: u8,
+        (best, states, opts, opt_best, old): (
+            &mut [u8],
+            &mut Vec<usize>,
+            &mut Vec<(usize, u8)>,
+            &mut [u8; 512],
+            &mut Vec<(usize, u8)>,
+        ),
+    ) {
         let mut i = 0;
         while i < forms.len() {
             let piece = forms[i].piece;
@@ -1480,12 +1552,13 @@ impl Reach {
                 continue;
             }
             self.piece_options(group, winner, is_king, w, k, opts, opt_best);
-            // Drop the options covering no more than a cheaper one (they add nothing).
+            // Drop the options covering no more than a cheaper one, standing next to `k`
+            // where it does (they add nothing).
             opts.sort_unstable_by_key(|o| o.1);
             let mut kept = 0;
             for j in 0..opts.len() {
                 let (m, c) = opts[j];
-                if c != NONE && !opts[..kept].iter().any(|&(m2, _)| m & !m2 == 0) {
+                if c != NONE && !opts[..kept].iter().any(|&(m2, _)| no_more(m, m2)) {
                     opts[kept] = (m, c);
                     kept += 1;
                 }
@@ -1495,27 +1568,28 @@ impl Reach {
             // be captured or attack nothing around `k`, which keeps the states as they
             // are. The king always stands somewhere, never next to `k`.
             old.clear();
-            old.extend(states.iter().map(|&m| (m, best[m])));
+            old.extend(states.iter().map(|&m| (m, best[m] - 1)));
             if is_king {
                 for &(m, _) in old.iter() {
-                    best[m] = NONE;
+                    best[m] = 0;
                 }
                 states.clear();
             }
             for &(m, c) in old.iter() {
                 for &(om, oc) in opts.iter() {
                     let nc = c as usize + oc as usize;
-                    let nm = m | om;
-                    if nc <= w && (nc as u8) < best[nm] {
-                        if best[nm] == NONE {
+                    let union = m | om;
+                    // A square stood on is no longer wanting once covered.
+                    let nm = union & !((union & ((1 << NEEDS) - 1)) << NEEDS);
+                    if nc <= w && (best[nm] == 0 || nc + 1 < best[nm] as usize) {
+                        if best[nm] == 0 {
                             states.push(nm);
                         }
-                        best[nm] = nc as u8;
+                        best[nm] = nc as u8 + 1;
                     }
                 }
             }
         }
-        out.extend(states.iter().map(|&m| (m as u16, best[m])));
     }
 
     /// The forms of a winner piece of kind `k` on `s` within `w` moves: what it can be at
@@ -1975,6 +2049,23 @@ mod tests {
             assert!(!r.final_possible(&pawn, Color::Black, 1, l, true, !0));
         }
         assert!(r.final_possible(&pawn, Color::Black, 2, 4, true, !0));
+    }
+
+    /// A winner piece standing next to the king square needs another winner piece
+    /// covering its square, else the king takes it: White's pawn of f4 mates on g5 only
+    /// with its king near enough to cover g5 (Black's knight there, which the pawn takes,
+    /// holds nothing then; the pawn is too far from its last rank to promote).
+    #[test]
+    fn a_piece_next_to_the_king_needs_another_to_cover_it() {
+        let r = Reach::new(&ORTHODOX_PROMOTIONS, HelpCuts::ALL);
+        let alone = Position::from_fen("8/6pp/6pk/6np/5P2/8/8/K7 w - - 0 1").unwrap();
+        assert!(!r.final_possible(&alone, Color::Black, 1, 0, true, !0));
+        let covered = Position::from_fen("8/6pp/6pk/6np/5P1K/8/8/8 w - - 0 1").unwrap();
+        assert!(r.final_possible(&covered, Color::Black, 1, 0, true, !0));
+        // The king on h2 needs two moves to h4 or g4, and the pawn one.
+        let far = Position::from_fen("8/6pp/6pk/6np/5P2/8/7K/8 w - - 0 1").unwrap();
+        assert!(!r.final_possible(&far, Color::Black, 2, 0, true, !0));
+        assert!(r.final_possible(&far, Color::Black, 3, 0, true, !0));
     }
 
     /// Stalemate: the loser's other pieces must end immobile. Here Black's knight and
