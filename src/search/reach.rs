@@ -1538,6 +1538,15 @@ impl Reach {
             &mut Vec<(usize, u8)>,
         ),
     ) {
+        // [piece]: the squares around `k` the pieces after it may attack within `w` moves;
+        // a state wanting a square none of them can cover is dropped.
+        let (sq, n) = self.around[k as usize];
+        let mut later = [0usize; 65];
+        for f in forms.iter().rev() {
+            let p = f.piece as usize;
+            let attack = self.attack[idx(winner, f.kind)][f.from as usize][w];
+            later[p] = later[p + 1] | gather(attack, &sq, n);
+        }
         let mut i = 0;
         while i < forms.len() {
             let piece = forms[i].piece;
@@ -1581,7 +1590,8 @@ impl Reach {
                     let union = m | om;
                     // A square stood on is no longer wanting once covered.
                     let nm = union & !((union & ((1 << NEEDS) - 1)) << NEEDS);
-                    if nc <= w && (best[nm] == 0 || nc + 1 < best[nm] as usize) {
+                    let coverable = nm >> NEEDS & !later[piece as usize + 1] == 0;
+                    if nc <= w && coverable && (best[nm] == 0 || nc + 1 < best[nm] as usize) {
                         if best[nm] == 0 {
                             states.push(nm);
                         }
