@@ -118,6 +118,24 @@ thread_local! {
     static DP_BEST: std::cell::RefCell<Vec<u8>> = std::cell::RefCell::new(vec![0; 1 << (NEEDS + 8)]);
 }
 
+/// Slots of the kept options per thread ([`Reach::kept_options`]), and the most options
+/// one keeps.
+const OPT_SLOTS: usize = 1 << 12;
+const OPTS_KEPT: usize = 24;
+
+/// One piece's kept options around one king square: its key (0: none), and the options
+/// (the state bits above the moves' byte).
+#[derive(Clone, Copy, Default)]
+struct KeptOptions {
+    key: u64,
+    len: u8,
+    opts: [u32; OPTS_KEPT],
+}
+
+thread_local! {
+    static OPTIONS: std::cell::RefCell<Vec<KeptOptions>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
 /// Scratch tables of [`Reach::winner_covers`].
 struct Scratch {
     best: [u8; 512],
@@ -1560,19 +1578,7 @@ impl Reach {
             if taken & 1 << piece != 0 {
                 continue;
             }
-            self.piece_options(group, winner, is_king, w, k, opts, opt_best);
-            // Drop the options covering no more than a cheaper one, standing next to `k`
-            // where it does (they add nothing).
-            opts.sort_unstable_by_key(|o| o.1);
-            let mut kept = 0;
-            for j in 0..opts.len() {
-                let (m, c) = opts[j];
-                if c != NONE && !opts[..kept].iter().any(|&(m2, _)| no_more(m, m2)) {
-                    opts[kept] = (m, c);
-                    kept += 1;
-                }
-            }
-            opts.truncate(kept);
+            self.kept_options(group, (winner, is_king), w, k, opts, opt_best);
             // Each piece takes one of its options; a piece other than the king may also
             // be captured or attack nothing around `k`, which keeps the states as they
             // are. The king always stands somewhere, never next to `k`.
@@ -1599,6 +1605,67 @@ impl Reach {
                     }
                 }
             }
+        }
+    }
+
+    /// The options of one winner piece around `k` ([`Self::piece_options`]) less those
+    /// covering no more than a cheaper one, standing next to `k` where it does (they add
+    /// nothing), cheapest first; kept per thread for the piece's kind, square and moves.
+    fn kept_options(
+        &self,
+        forms: &[Form],
+        (winner, is_king): (Color, bool),
+        w: usize,
+        k: u8,
+        opts: &mut Vec<(usize, u8)>,
+        opt_best: &mut [u8; 512],
+    ) {
+        let f = &forms[0];
+        let key = 1 << 63
+            | (self.id & 0xFFFF_FFFF) << 24
+            | (winner.idx() as u64) << 23
+            | (f.kind as u64) << 17
+            | u64::from(f.from) << 11
+            | (w as u64) << 7
+            | u64::from(k) << 1
+            | u64::from(is_king);
+        let slot = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 52) as usize;
+        let hit = OPTIONS.with_borrow(|kept| {
+            let e = kept.get(slot).filter(|e| e.key == key)?;
+            opts.clear();
+            opts.extend(
+                e.opts[..e.len as usize]
+                    .iter()
+                    .map(|&x| ((x >> 8) as usize, x as u8)),
+            );
+            Some(())
+        });
+        if hit.is_some() {
+            return;
+        }
+        self.piece_options(forms, winner, is_king, w, k, opts, opt_best);
+        opts.sort_unstable_by_key(|o| o.1);
+        let mut kept = 0;
+        for j in 0..opts.len() {
+            let (m, c) = opts[j];
+            if c != NONE && !opts[..kept].iter().any(|&(m2, _)| no_more(m, m2)) {
+                opts[kept] = (m, c);
+                kept += 1;
+            }
+        }
+        opts.truncate(kept);
+        if kept <= OPTS_KEPT {
+            OPTIONS.with_borrow_mut(|all| {
+                if all.is_empty() {
+                    all.resize(OPT_SLOTS, KeptOptions::default());
+                }
+                let e = &mut all[slot];
+                e.key = key;
+                e.len = kept as u8;
+                for (x, &(m, c)) in e.opts.iter_mut().zip(opts.iter()) {
+                    *x = (m as u32) << 8 | u32::from(c);
+                }
+            });
         }
     }
 
