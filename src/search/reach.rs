@@ -2218,19 +2218,16 @@ mod tests {
     /// by Rd8-d7, and nothing else can hold d8 in Black's one move.
     #[test]
     fn a_holder_that_can_block_the_check_holds_nothing() {
-        assert!(!mate_pictured("2kr4/qbp2B2/7r/8/8/8/8/4K3 b - - 0 1", 1, 1));
+        let r = Reach::new(&ORTHODOX_PROMOTIONS, HelpCuts::ALL);
+        let rook = Position::from_fen("2kr4/qbp2B2/7r/8/8/8/8/4K3 b - - 0 1").unwrap();
+        assert!(!r.final_possible(&rook, Color::Black, 1, 1, true, !0));
         // A bishop on d8 cannot step to d7.
-        assert!(mate_pictured("2kb4/qbp2B2/7r/8/8/8/8/4K3 b - - 0 1", 1, 1));
+        let bishop = Position::from_fen("2kb4/qbp2B2/7r/8/8/8/8/4K3 b - - 0 1").unwrap();
+        assert!(r.final_possible(&bishop, Color::Black, 1, 1, true, !0));
         // With a second white rider (here one that does nothing else) the rook might be
         // pinned: no rule.
-        assert!(mate_pictured("2kr4/qbp2B2/7r/8/8/8/8/4K2B b - - 0 1", 1, 1));
-    }
-
-    /// Does a picture of Black mated in `fen` fit with White's moves `w` and Black's `l`?
-    fn mate_pictured(fen: &str, w: u32, l: u32) -> bool {
-        let r = Reach::new(&ORTHODOX_PROMOTIONS, HelpCuts::ALL);
-        let pos = Position::from_fen(fen).unwrap();
-        r.final_possible(&pos, Color::Black, w, l, true, !0)
+        let pin = Position::from_fen("2kr4/qbp2B2/7r/8/8/8/8/4K2B b - - 0 1").unwrap();
+        assert!(r.final_possible(&pin, Color::Black, 1, 1, true, !0));
     }
 
     /// A winner piece standing next to the king square needs another winner piece
@@ -2239,12 +2236,15 @@ mod tests {
     /// holds nothing then; the pawn is too far from its last rank to promote).
     #[test]
     fn a_piece_next_to_the_king_needs_another_to_cover_it() {
-        assert!(!mate_pictured("8/6pp/6pk/6np/5P2/8/8/K7 w - - 0 1", 1, 0));
-        assert!(mate_pictured("8/6pp/6pk/6np/5P1K/8/8/8 w - - 0 1", 1, 0));
+        let r = Reach::new(&ORTHODOX_PROMOTIONS, HelpCuts::ALL);
+        let alone = Position::from_fen("8/6pp/6pk/6np/5P2/8/8/K7 w - - 0 1").unwrap();
+        assert!(!r.final_possible(&alone, Color::Black, 1, 0, true, !0));
+        let covered = Position::from_fen("8/6pp/6pk/6np/5P1K/8/8/8 w - - 0 1").unwrap();
+        assert!(r.final_possible(&covered, Color::Black, 1, 0, true, !0));
         // The king on h2 needs two moves to h4 or g4, and the pawn one.
-        let far = "8/6pp/6pk/6np/5P2/8/7K/8 w - - 0 1";
-        assert!(!mate_pictured(far, 2, 0));
-        assert!(mate_pictured(far, 3, 0));
+        let far = Position::from_fen("8/6pp/6pk/6np/5P2/8/7K/8 w - - 0 1").unwrap();
+        assert!(!r.final_possible(&far, Color::Black, 2, 0, true, !0));
+        assert!(r.final_possible(&far, Color::Black, 3, 0, true, !0));
     }
 
     /// Stalemate: the loser's other pieces must end immobile. Here Black's knight and
