@@ -40,12 +40,7 @@
 //!   empty board (a real attack is never more than that);
 //! * for mate, `k` is covered; every square next to `k` is covered or held by a loser
 //!   piece, distinct pieces for distinct squares; the king's walk to `k` plus the holders'
-//!   empty-board distances add up to at most the loser's moves left. Where the winner has
-//!   at most one unit that could move along a line and the only check comes along a line
-//!   from two or more squares away, through the flight `i`, no holder other than a pawn
-//!   can step onto `i`: nothing pins it (the one line piece gives the check; the winner's
-//!   king, knights and pawns pin nothing), `i` is empty, and the step leaves no other
-//!   check, so it would block the mate.
+//!   empty-board distances add up to at most the loser's moves left.
 //!
 //! Every real final position reached within the moves gives such a picture: take each
 //! winner piece's final square and kind (or "captured"), each flight's loser piece, and
@@ -110,42 +105,17 @@ pub struct Reach {
 /// winner piece stands on are kept (bit `NEEDS + i`: the `i`-th square of `around(k)`).
 const NEEDS: usize = 9;
 
-/// The bits of a winner cover state from which its check on the king square is kept:
-/// 0 none, `i + 1` one check along a line from two or more squares away through the
-/// `i`-th square of `around(k)`, [`OTHER_CHECK`] any other (a leap, a step, two checks).
-/// Kept only where the winner has at most one unit that could move along a line (see
-/// [`Reach::covers_around`]); in a cover given out, from bit [`OUT_CHECK`].
-const CHECK: usize = NEEDS + 8;
-const OTHER_CHECK: usize = 15;
-const OUT_CHECK: usize = 12;
-
 /// Does the cover option `m` (a state of [`Reach::winner_covers`]) cover no more than
-/// `m2`, standing next to the king square where `m2` does too, with the same check?
+/// `m2`, standing next to the king square where `m2` does too?
 fn no_more(m: usize, m2: usize) -> bool {
     let low = (1 << NEEDS) - 1;
-    let needs = |x: usize| (x >> NEEDS) & 0xFF;
-    m & low & !(m2 & low) == 0 && needs(m2) & !needs(m) == 0 && m >> CHECK == m2 >> CHECK
-}
-
-/// The check from `t` on `k`: along a line from two or more squares away, the index in
-/// `around(k)` of the square next to `k` it passes, plus one; else [`OTHER_CHECK`].
-fn check_line(k: u8, t: u8) -> usize {
-    let (df, dr) = (
-        i32::from(t % 8) - i32::from(k % 8),
-        i32::from(t / 8) - i32::from(k / 8),
-    );
-    let line = df == 0 || dr == 0 || df.abs() == dr.abs();
-    if !line || df.abs().max(dr.abs()) < 2 {
-        return OTHER_CHECK;
-    }
-    let i = (i32::from(k) + df.signum() + 8 * dr.signum()) as u8;
-    (KING[k as usize] & (bb(i) - 1)).count_ones() as usize + 1
+    m & low & !(m2 & low) == 0 && (m2 >> NEEDS) & !(m >> NEEDS) == 0
 }
 
 thread_local! {
     /// [`Reach::cover_steps`]' table of states (zero, the kernel's zeroed pages, until
     /// touched; each call leaves it zero again).
-    static DP_BEST: std::cell::RefCell<Vec<u8>> = std::cell::RefCell::new(vec![0; 1 << (CHECK + 4)]);
+    static DP_BEST: std::cell::RefCell<Vec<u8>> = std::cell::RefCell::new(vec![0; 1 << (NEEDS + 8)]);
 }
 
 /// Slots of the kept options per thread ([`Reach::kept_options`]), and the most options
@@ -168,6 +138,7 @@ thread_local! {
 
 /// Scratch tables of [`Reach::winner_covers`].
 struct Scratch {
+    best: [u8; 512],
     states: Vec<usize>,
     opts: Vec<(usize, u8)>,
     opt_best: [u8; 512],
@@ -179,6 +150,7 @@ struct Scratch {
 impl Default for Scratch {
     fn default() -> Self {
         Scratch {
+            best: [NONE; 512],
             states: vec![],
             opts: vec![],
             opt_best: [NONE; 512],
@@ -597,7 +569,7 @@ fn largest_covers(states: &[(u16, u8)], n: usize, mate: bool, out: &mut [u16; 51
     let mut len = 0;
     for &(m, _) in states {
         if !mate || m & 1 << n != 0 {
-            out[len] = m & ((1 << NEEDS) - 1);
+            out[len] = m;
             len += 1;
         }
     }
@@ -1141,16 +1113,8 @@ impl Reach {
                     }
                 }
             }
-            // With at most one unit that could move along a line, the winner pins nothing,
-            // and a check along a line can be blocked ([`CHECK`], `Reach::loser_holds`).
-            let riders = pieces.iter().filter(|&&(s, kind)| {
-                let parts = kind.parts();
-                parts & (part::BISHOP | part::ROOK | part::NIGHT) != 0
-                    || parts & part::PAWN != 0 && 7 - winner.relative_rank(s) as usize <= w + 1
-            });
-            let lines = self.standing_checks && riders.count() <= 1;
             let (scratch, data) = (&mut covers.scratch, &mut covers.data);
-            self.winner_covers(forms, (winner, king, taken, lines), w, k, scratch, data);
+            self.winner_covers(forms, (winner, king, taken), w, k, scratch, data);
             covers.ranges[k as usize] = (start as u32, covers.data.len() as u32);
             covers.done |= bb(k);
         }
@@ -1244,7 +1208,6 @@ impl Reach {
         let all_flights = (1usize << n) - 1;
         let mut nearest = [NONE; 8];
         let mut costs = [[NONE; 8]; 16];
-        let mut kinds = [Kind::Pawn; 16];
         let mut movers = 0;
         // `budget` is at most `l`, within the tables (MAX_D).
         let flights = KING[k as usize];
@@ -1263,7 +1226,6 @@ impl Reach {
             }
             if movers < costs.len() {
                 costs[movers] = cost;
-                kinds[movers] = kind;
             }
             movers += 1;
         }
@@ -1282,67 +1244,24 @@ impl Reach {
                 if u == 0 || movers > costs.len() {
                     return true;
                 }
-                let check = if mate { m >> OUT_CHECK } else { 0 };
-                open.push((u | check << OUT_CHECK) as u16);
+                open.push(u as u16);
             }
         }
-        self.holders_assigned(open, (&costs[..movers], &kinds[..movers]), k, budget)
-    }
-
-    /// The exact part of [`Self::loser_holds`]: can distinct pieces (`costs` to each
-    /// flight, and their `kinds`) hold the flights of one of the `open` sets within
-    /// `budget`? Each set carries the cover's check from bit [`OUT_CHECK`]: where it is
-    /// one along a line through the flight `i` (the winner then pins nothing), a piece
-    /// other than a pawn (which may end promoted) that could step from its flight onto
-    /// `i` would block the check: it holds no flight. Fewest flights first; a set holding
-    /// every flight of one that cannot be held, with the same check, cannot be either.
-    fn holders_assigned(
-        &self,
-        open: &mut [u16],
-        (costs, kinds): (&[[u8; 8]], &[Kind]),
-        k: u8,
-        budget: usize,
-    ) -> bool {
-        let (sq, n) = self.around[k as usize];
-        let low = |u: u16| u & ((1 << OUT_CHECK) - 1);
-        open.sort_unstable_by_key(|&u| (low(u).count_ones(), u));
+        // Exact: the cheapest distinct pieces for the flights of each `u`, fewest flights
+        // first; a set holding every flight of one that cannot be held cannot be either.
+        open.sort_unstable_by_key(|&u| (u.count_ones(), u));
+        open.dedup();
         let mut failed = [0u16; 256];
         let mut fails = 0;
-        let mut last = None;
         for &u in open.iter() {
-            let check = usize::from(u >> OUT_CHECK);
-            if last == Some(u)
-                || failed[..fails]
-                    .iter()
-                    .any(|&f| f >> OUT_CHECK == u >> OUT_CHECK && low(f) & !low(u) == 0)
-            {
+            if failed[..fails].iter().any(|&f| f & !u == 0) {
                 continue;
             }
-            last = Some(u);
-            let fits = if (1..=8).contains(&check) {
-                let through = bb(sq[check - 1]);
-                let mut blocked = [[NONE; 8]; 16];
-                for (j, row) in blocked.iter_mut().enumerate().take(costs.len()) {
-                    *row = costs[j];
-                    if kinds[j] != Kind::Pawn {
-                        for (f, c) in row.iter_mut().enumerate().take(n) {
-                            if self.steps[kinds[j] as usize][sq[f] as usize] & through != 0 {
-                                *c = NONE;
-                            }
-                        }
-                    }
-                }
-                assign(usize::from(low(u)), &blocked[..costs.len()], budget)
-            } else {
-                assign(usize::from(low(u)), costs, budget)
-            };
-            if fits {
+            if assign(u as usize, &costs[..movers], budget) {
                 return true;
             }
-            if fails < failed.len() {
-                failed[fails] = u;
-                fails += 1;
-            }
+            failed[fails] = u;
+            fails += 1;
         }
         false
     }
@@ -1516,14 +1435,14 @@ impl Reach {
     fn piece_options(
         &self,
         forms: &[Form],
-        (winner, is_king, lines): (Color, bool, bool),
+        winner: Color,
+        is_king: bool,
         w: usize,
         k: u8,
         opts: &mut Vec<(usize, u8)>,
         opt_best: &mut [u8; 512],
     ) {
         let near = KING[k as usize] | bb(k);
-        let checks = 1 << KING[k as usize].count_ones();
         opts.clear();
         for f in forms {
             let fi = idx(winner, f.kind);
@@ -1540,18 +1459,13 @@ impl Reach {
                 }
             }
             for t in Squares(cands) {
-                let mut m = self.masks[fi][t as usize][k as usize] as usize;
+                let m = self.masks[fi][t as usize][k as usize] as usize;
                 let c = f.row[t as usize];
-                if lines && m & checks != 0 {
-                    m |= check_line(k, t) << CHECK;
-                }
                 if KING[k as usize] & bb(t) != 0 {
                     // Standing next to `k`, the piece needs another one to cover its
                     // square: the square's bit above the cover ([`NEEDS`]).
                     let i = (KING[k as usize] & (bb(t) - 1)).count_ones();
-                    m |= 1 << (NEEDS + i as usize);
-                }
-                if m >= 1 << NEEDS {
+                    let m = m | 1 << (NEEDS + i as usize);
                     match opts.iter_mut().find(|o| o.0 == m) {
                         Some(o) => o.1 = o.1.min(c),
                         None => opts.push((m, c)),
@@ -1578,42 +1492,49 @@ impl Reach {
     fn winner_covers(
         &self,
         forms: &[Form],
-        (winner, king, taken, lines): (Color, bool, u64, bool),
+        (winner, king, taken): (Color, bool, u64),
         w: usize,
         k: u8,
         scratch: &mut Scratch,
         out: &mut Vec<(u16, u8)>,
     ) {
         let Scratch {
+            best: out_best,
             states,
             opts,
             opt_best,
             old,
             ..
         } = scratch;
+        let start = out.len();
         DP_BEST.with_borrow_mut(|best| {
             states.clear();
             best[0] = 1;
             states.push(0);
             self.cover_steps(
                 forms,
-                (winner, king, taken, lines),
+                (winner, king, taken),
                 w,
                 k,
                 (best, states, opts, opt_best, old),
             );
             // A piece next to `k` is covered by another, or the king takes it: the covers
             // where one is not are no final position.
-            // One state per cover and check, so no two alike.
             for &m in states.iter() {
-                let cost = best[m] - 1;
+                let (cover, cost) = (m & ((1 << NEEDS) - 1), best[m] - 1);
                 best[m] = 0;
-                if (m >> NEEDS) & 0xFF == 0 {
-                    let cover = m & ((1 << NEEDS) - 1);
-                    out.push(((cover | (m >> CHECK) << OUT_CHECK) as u16, cost));
+                if m >> NEEDS == 0 && out_best[cover] > cost {
+                    if out_best[cover] == NONE {
+                        out.push((cover as u16, cost));
+                    }
+                    out_best[cover] = cost;
                 }
             }
         });
+        for o in &mut out[start..] {
+            o.1 = out_best[o.0 as usize];
+            out_best[o.0 as usize] = NONE;
+        }
     }
 
     /// The steps of [`Self::winner_covers`], one piece after the other: `best[key]` holds
@@ -1624,7 +1545,7 @@ impl Reach {
     fn cover_steps(
         &self,
         forms: &[Form],
-        (winner, king, taken, lines): (Color, bool, u64, bool),
+        (winner, king, taken): (Color, bool, u64),
         w: usize,
         k: u8,
         (best, states, opts, opt_best, old): (
@@ -1657,7 +1578,7 @@ impl Reach {
             if taken & 1 << piece != 0 {
                 continue;
             }
-            self.kept_options(group, (winner, is_king, lines), w, k, opts, opt_best);
+            self.kept_options(group, (winner, is_king), w, k, opts, opt_best);
             // Each piece takes one of its options; a piece other than the king may also
             // be captured or attack nothing around `k`, which keeps the states as they
             // are. The king always stands somewhere, never next to `k`.
@@ -1672,15 +1593,10 @@ impl Reach {
             for &(m, c) in old.iter() {
                 for &(om, oc) in opts.iter() {
                     let nc = c as usize + oc as usize;
-                    // Two checks are no check along one line.
-                    let check = match (m >> CHECK, om >> CHECK) {
-                        (c, 0) | (0, c) => c,
-                        _ => OTHER_CHECK,
-                    };
-                    let union = (m | om) & ((1 << CHECK) - 1);
+                    let union = m | om;
                     // A square stood on is no longer wanting once covered.
-                    let nm = union & !((union & ((1 << NEEDS) - 1)) << NEEDS) | check << CHECK;
-                    let coverable = (nm >> NEEDS) & 0xFF & !later[piece as usize + 1] == 0;
+                    let nm = union & !((union & ((1 << NEEDS) - 1)) << NEEDS);
+                    let coverable = nm >> NEEDS & !later[piece as usize + 1] == 0;
                     if nc <= w && coverable && (best[nm] == 0 || nc + 1 < best[nm] as usize) {
                         if best[nm] == 0 {
                             states.push(nm);
@@ -1698,7 +1614,7 @@ impl Reach {
     fn kept_options(
         &self,
         forms: &[Form],
-        (winner, is_king, lines): (Color, bool, bool),
+        (winner, is_king): (Color, bool),
         w: usize,
         k: u8,
         opts: &mut Vec<(usize, u8)>,
@@ -1706,7 +1622,6 @@ impl Reach {
     ) {
         let f = &forms[0];
         let key = 1 << 63
-            | u64::from(lines) << 62
             | (self.id & 0xFFFF_FFFF) << 24
             | (winner.idx() as u64) << 23
             | (f.kind as u64) << 17
@@ -1728,7 +1643,7 @@ impl Reach {
         if hit.is_some() {
             return;
         }
-        self.piece_options(forms, (winner, is_king, lines), w, k, opts, opt_best);
+        self.piece_options(forms, winner, is_king, w, k, opts, opt_best);
         opts.sort_unstable_by_key(|o| o.1);
         let mut kept = 0;
         for j in 0..opts.len() {
@@ -2211,23 +2126,6 @@ mod tests {
             assert!(!r.final_possible(&pawn, Color::Black, 1, l, true, !0));
         }
         assert!(r.final_possible(&pawn, Color::Black, 2, 4, true, !0));
-    }
-
-    /// A check along a line that a holder of a flight can block by one step is no mate
-    /// where the winner has no second unit to pin it: Black's rook of d8 answers Be6+
-    /// by Rd8-d7, and nothing else can hold d8 in Black's one move.
-    #[test]
-    fn a_holder_that_can_block_the_check_holds_nothing() {
-        let r = Reach::new(&ORTHODOX_PROMOTIONS, HelpCuts::ALL);
-        let rook = Position::from_fen("2kr4/qbp2B2/7r/8/8/8/8/4K3 b - - 0 1").unwrap();
-        assert!(!r.final_possible(&rook, Color::Black, 1, 1, true, !0));
-        // A bishop on d8 cannot step to d7.
-        let bishop = Position::from_fen("2kb4/qbp2B2/7r/8/8/8/8/4K3 b - - 0 1").unwrap();
-        assert!(r.final_possible(&bishop, Color::Black, 1, 1, true, !0));
-        // With a second white rider (here one that does nothing else) the rook might be
-        // pinned: no rule.
-        let pin = Position::from_fen("2kr4/qbp2B2/7r/8/8/8/8/4K2B b - - 0 1").unwrap();
-        assert!(r.final_possible(&pin, Color::Black, 1, 1, true, !0));
     }
 
     /// A winner piece standing next to the king square needs another winner piece
