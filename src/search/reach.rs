@@ -138,7 +138,6 @@ thread_local! {
 
 /// Scratch tables of [`Reach::winner_covers`].
 struct Scratch {
-    best: [u8; 512],
     states: Vec<usize>,
     opts: Vec<(usize, u8)>,
     opt_best: [u8; 512],
@@ -150,7 +149,6 @@ struct Scratch {
 impl Default for Scratch {
     fn default() -> Self {
         Scratch {
-            best: [NONE; 512],
             states: vec![],
             opts: vec![],
             opt_best: [NONE; 512],
@@ -1499,14 +1497,12 @@ impl Reach {
         out: &mut Vec<(u16, u8)>,
     ) {
         let Scratch {
-            best: out_best,
             states,
             opts,
             opt_best,
             old,
             ..
         } = scratch;
-        let start = out.len();
         DP_BEST.with_borrow_mut(|best| {
             states.clear();
             best[0] = 1;
@@ -1518,23 +1514,16 @@ impl Reach {
                 k,
                 (best, states, opts, opt_best, old),
             );
-            // A piece next to `k` is covered by another, or the king takes it: the covers
-            // where one is not are no final position.
+            // A piece next to `k` is covered by another, or the king takes it: the states
+            // wanting a square are no final position. The others are their covers, each
+            // once.
             for &m in states.iter() {
-                let (cover, cost) = (m & ((1 << NEEDS) - 1), best[m] - 1);
-                best[m] = 0;
-                if m >> NEEDS == 0 && out_best[cover] > cost {
-                    if out_best[cover] == NONE {
-                        out.push((cover as u16, cost));
-                    }
-                    out_best[cover] = cost;
+                if m >> NEEDS == 0 {
+                    out.push((m as u16, best[m] - 1));
                 }
+                best[m] = 0;
             }
         });
-        for o in &mut out[start..] {
-            o.1 = out_best[o.0 as usize];
-            out_best[o.0 as usize] = NONE;
-        }
     }
 
     /// The steps of [`Self::winner_covers`], one piece after the other: `best[key]` holds
