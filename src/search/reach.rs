@@ -41,11 +41,13 @@
 //! * for mate, `k` is covered; every square next to `k` is covered or held by a loser
 //!   piece, distinct pieces for distinct squares; the king's walk to `k` plus the holders'
 //!   empty-board distances add up to at most the loser's moves left. Where the winner has
-//!   at most one unit that could move along a line and the only check comes along a line
-//!   from two or more squares away, through the flight `i`, no holder other than a pawn
-//!   can step onto `i`: nothing pins it (the one line piece gives the check; the winner's
-//!   king, knights and pawns pin nothing), `i` is empty, and the step leaves no other
-//!   check, so it would block the mate.
+//!   no unit that could move along a line, or one that gives the only check, no holder
+//!   other than a pawn can step onto the check's answer square: the flight `i` the check
+//!   passes (a line check from two or more squares away), or the checker's own square (a
+//!   check from next to `k` or by a knight's leap). Nothing pins the holder (the one line
+//!   piece gives the check; the winner's king, knights and pawns pin nothing), the step
+//!   is a move (`i` is empty; the checker is the winner's), and it leaves no other check,
+//!   so it would block the check or take the checker.
 //!
 //! Every real final position reached within the moves gives such a picture: take each
 //! winner piece's final square and kind (or "captured"), each flight's loser piece, and
@@ -55,7 +57,7 @@
 //! cheapest cover (one piece after the other, each taking one square), and an assignment
 //! table the loser's cheapest distinct holders for the rest.
 
-use crate::core::bitboard::{KING, pawn_attacks};
+use crate::core::bitboard::{KING, KNIGHT, pawn_attacks};
 use crate::core::board::piece_attacks;
 use crate::core::piece::{ALL_KINDS, KIND_COUNT, part};
 use crate::core::{Bitboard, Color, Kind, NO_SQUARE, Squares, bb};
@@ -120,8 +122,8 @@ const COVER: usize = (1 << 9) - 1;
 /// Kept only where the winner has at most one unit that could move along a line (see
 /// [`Reach::covers_around`]); in a cover given out, from bit [`OUT_CHECK`].
 const CHECK: usize = NEEDS + 8;
-const OTHER_CHECK: usize = 15;
-const OUT_CHECK: usize = 12;
+const OTHER_CHECK: usize = 31;
+const OUT_CHECK: usize = 9;
 
 /// Does the cover option `m` (a state of [`Reach::winner_covers`]) cover no more than
 /// `m2`, standing next to the king square where `m2` does too, with a check no harder to
@@ -142,28 +144,48 @@ fn check_no_worse(m: usize, m2: usize) -> bool {
 
 /// The check of a state ([`CHECK`]).
 fn check_of(m: usize) -> usize {
-    (m >> CHECK) & 0xF
+    (m >> CHECK) & 0x1F
 }
 
-/// The check from `t` on `k`: along a line from two or more squares away, the index in
-/// `around(k)` of the square next to `k` it passes, plus one; else [`OTHER_CHECK`].
-fn check_line(k: u8, t: u8) -> usize {
+/// The check from `t` on `k` ([`CHECK`]): along a line from two or more squares away,
+/// the index in `around(k)` of the square next to `k` it passes, plus one; from a square
+/// next to `k`, 9 plus its index there; by a knight's leap, 17 plus the index of `t`
+/// among the knight's squares of `k`; else [`OTHER_CHECK`].
+fn check_code(k: u8, t: u8) -> usize {
     let (df, dr) = (
         i32::from(t % 8) - i32::from(k % 8),
         i32::from(t / 8) - i32::from(k / 8),
     );
+    let below = |set: Bitboard, x: u8| (set & (bb(x) - 1)).count_ones() as usize;
     let line = df == 0 || dr == 0 || df.abs() == dr.abs();
-    if !line || df.abs().max(dr.abs()) < 2 {
-        return OTHER_CHECK;
+    if KING[k as usize] & bb(t) != 0 {
+        9 + below(KING[k as usize], t)
+    } else if KNIGHT[k as usize] & bb(t) != 0 {
+        17 + below(KNIGHT[k as usize], t)
+    } else if line {
+        let i = (i32::from(k) + df.signum() + 8 * dr.signum()) as u8;
+        1 + below(KING[k as usize], i)
+    } else {
+        OTHER_CHECK
     }
-    let i = (i32::from(k) + df.signum() + 8 * dr.signum()) as u8;
-    (KING[k as usize] & (bb(i) - 1)).count_ones() as usize + 1
+}
+
+/// The square where a loser unit next to `k` could answer the check `check`
+/// ([`check_code`]) by one step: the square between on the line, or the checker's.
+fn answer_square(k: u8, check: usize) -> Option<u8> {
+    let nth = |set: Bitboard, n: usize| Squares(set).nth(n);
+    match check {
+        1..=8 => nth(KING[k as usize], check - 1),
+        9..=16 => nth(KING[k as usize], check - 9),
+        17..=24 => nth(KNIGHT[k as usize], check - 17),
+        _ => None,
+    }
 }
 
 thread_local! {
     /// [`Reach::cover_steps`]' table of states (zero, the kernel's zeroed pages, until
     /// touched; each call leaves it zero again).
-    static DP_BEST: std::cell::RefCell<Vec<u8>> = std::cell::RefCell::new(vec![0; 1 << (CHECK + 4)]);
+    static DP_BEST: std::cell::RefCell<Vec<u8>> = std::cell::RefCell::new(vec![0; 1 << (CHECK + 5)]);
 }
 
 /// Slots of the kept options per thread ([`Reach::kept_options`]), and the most options
@@ -433,6 +455,13 @@ impl Progress {
             a < room[f as usize] && a < b
         })
     }
+}
+
+/// Could one of the loser's units (`others`, its king aside) answer a lone check by a
+/// step, in a mate picture (`Reach::holders_assigned`)? Pawns, which may end promoted,
+/// never count, so without another unit the covers need not carry their checks.
+fn answers_checks(others: &[(Kind, u8)]) -> bool {
+    others.iter().any(|u| u.0 != Kind::Pawn)
 }
 
 /// The winner's pieces that could pin a loser piece in the final position, at most one
@@ -1077,7 +1106,8 @@ impl Reach {
             }
         }
         let king = pos.king(winner) != NO_SQUARE;
-        self.with_covers(winner, pieces.as_slice(), (w, mate), |covers| {
+        let checks = mate && answers_checks(others);
+        self.with_covers(winner, pieces.as_slice(), (w, checks), |covers| {
             let mut fits = 0;
             for k in Squares(self.ball[ksq as usize][l] & squares) {
                 let walk = king_distance(ksq, k);
@@ -1089,7 +1119,7 @@ impl Reach {
                     covers,
                     &forms,
                     pieces.as_slice(),
-                    (winner, king, mate),
+                    (winner, king, checks),
                     w,
                     k,
                 );
@@ -1098,7 +1128,7 @@ impl Reach {
                 // The cheap bound first (most king squares end there), from each square's
                 // nearest piece: one that reaches no flight within the budget is farther
                 // than the budget from each, so it changes no answer of the bound.
-                let (least, at_once) = self.least_bound(&near, k, states, mate);
+                let (least, at_once) = self.least_bound(&near, k, states, (mate, &pos.board));
                 let holds = |budget: usize, open: &mut Vec<u16>| {
                     at_once
                         || least <= budget
@@ -1119,16 +1149,17 @@ impl Reach {
     }
 
     /// Runs `f` with the winner's kept covers for its placement `pieces` (square, kind),
-    /// `w` moves and the goal (`mate`): they depend only on those, the same for every loser
-    /// move between two winner moves, so they are kept per thread.
+    /// `w` moves and whether they carry checks (`checks`: for mate, where a loser unit
+    /// could answer one, [`answers_checks`]): they depend only on those, the same for
+    /// almost every loser move between two winner moves, so they are kept per thread.
     fn with_covers<R>(
         &self,
         winner: Color,
         pieces: &[(u8, Kind)],
-        (w, mate): (usize, bool),
+        (w, checks): (usize, bool),
         f: impl FnOnce(&mut Covers) -> R,
     ) -> R {
-        let config = self.cover_config((w, mate), winner, pieces);
+        let config = self.cover_config((w, checks), winner, pieces);
         let slot = cover_slot(config.clone());
         COVERS.with_borrow_mut(|cache| {
             if cache.is_empty() {
@@ -1142,8 +1173,8 @@ impl Reach {
 
     /// The range of `covers.data` holding the winner's cheapest covers around `k`
     /// ([`Self::winner_covers`]; `king`: the winner has a king, its first piece; `pieces`:
-    /// the winner's units, square and kind, in the order of `forms`; for `mate` they carry
-    /// their check where it could be blocked), made the first time
+    /// the winner's units, square and kind, in the order of `forms`; with `checks` they
+    /// carry the checks [`Self::recorded_checkers`] keeps), made the first time
     /// they are asked for. With the last move alone left, a unit other than the king that
     /// attacks `k` where it stands ([`Self::standing_attacks`]) covers nothing: it is captured
     /// before the loser's king gets to `k` ([`Self::checked_before`]).
@@ -1152,7 +1183,7 @@ impl Reach {
         covers: &mut Covers,
         forms: &[Form],
         pieces: &[(u8, Kind)],
-        (winner, king, mate): (Color, bool, bool),
+        (winner, king, checks): (Color, bool, bool),
         w: usize,
         k: u8,
     ) -> (usize, usize) {
@@ -1166,22 +1197,43 @@ impl Reach {
                     }
                 }
             }
-            // With one unit that could move along a line, the winner pins nothing, and a
-            // check along it can be blocked: for mate the covers carry their check
-            // ([`CHECK`], `Reach::holders_assigned`). (With none, no check is along a line.)
-            let riders = pieces.iter().filter(|&&(s, kind)| {
-                let parts = kind.parts();
-                parts & (part::BISHOP | part::ROOK | part::NIGHT) != 0
-                    || parts & part::PAWN != 0 && 7 - winner.relative_rank(s) as usize <= w + 1
-            });
-            let lines = mate && self.standing_checks && riders.count() == 1;
+            let record = self.recorded_checkers(pieces, winner, w, checks);
             let (scratch, data) = (&mut covers.scratch, &mut covers.data);
-            self.winner_covers(forms, (winner, king, taken, lines), w, k, scratch, data);
+            self.winner_covers(forms, (winner, king, taken, record), w, k, scratch, data);
             covers.ranges[k as usize] = (start as u32, covers.data.len() as u32);
             covers.done |= bb(k);
         }
         let (a, b) = covers.ranges[k as usize];
         (a as usize, b as usize)
+    }
+
+    /// Where the covers carry checks (`checks`), the winner's pieces whose check they
+    /// keep ([`CHECK`]): where the winner has no unit that could move along a line (a
+    /// rider, or a pawn that can still promote), all of them; where it has one, that one;
+    /// else none. Nothing can then pin a loser unit while that piece checks alone
+    /// (`Reach::holders_assigned`).
+    fn recorded_checkers(
+        &self,
+        pieces: &[(u8, Kind)],
+        winner: Color,
+        w: usize,
+        checks: bool,
+    ) -> u64 {
+        let mut lines = 0u64;
+        for (i, &(s, kind)) in pieces.iter().enumerate() {
+            let parts = kind.parts();
+            if parts & (part::BISHOP | part::ROOK | part::NIGHT) != 0
+                || parts & part::PAWN != 0 && 7 - winner.relative_rank(s) as usize <= w + 1
+            {
+                lines |= 1 << i;
+            }
+        }
+        match lines.count_ones() {
+            _ if !checks || !self.standing_checks => 0,
+            0 => u64::MAX >> (64 - pieces.len().clamp(1, 64)),
+            1 => lines,
+            _ => 0,
+        }
     }
 
     /// The winner's pieces (the king first) with their forms (a pawn: as a pawn and as
@@ -1213,7 +1265,7 @@ impl Reach {
     /// slot: [`cover_slot`]).
     fn cover_config<'p>(
         &self,
-        (w, mate): (usize, bool),
+        (w, checks): (usize, bool),
         winner: Color,
         pieces: &'p [(u8, Kind)],
     ) -> impl Iterator<Item = u16> + Clone + 'p {
@@ -1222,7 +1274,7 @@ impl Reach {
             id as u16,
             (id >> 16) as u16,
             (id >> 32) as u16,
-            w as u16 | u16::from(mate) << 8,
+            w as u16 | u16::from(checks) << 8,
             winner.idx() as u16,
         ];
         let units = pieces.iter().map(|&(s, k)| u16::from(s) | (k as u16) << 6);
@@ -1234,31 +1286,49 @@ impl Reach {
     /// at least to hold the flights a cover leaves, each flight by its nearest piece
     /// (`near`, per square); `usize::MAX` when no cover applies. `loser_holds` can hold
     /// only within a budget at least this bound. The second answer: whether it holds at
-    /// once, a bound of 0 from a cover whose check no holder may block (one along a line
-    /// through a flight, [`OUT_CHECK`], asks `loser_holds` which holders may stand).
+    /// once, a bound of 0 (a loser unit on each flight the cover leaves) where none of
+    /// those units could answer the cover's check ([`answer_square`]), as
+    /// `loser_holds` would find (the units on `board`).
     fn least_bound(
         &self,
         near: &[u8; 64],
         k: u8,
         states: &[(u16, u8)],
-        mate: bool,
+        (mate, board): (bool, &crate::core::board::Board),
     ) -> (usize, bool) {
         let (sq, n) = self.around[k as usize];
         let all_flights = (1usize << n) - 1;
         let nearest: [u8; 8] =
             std::array::from_fn(|i| if i < n { near[sq[i] as usize] } else { NONE });
-        let (mut least, mut at_once) = (usize::MAX, false);
+        // With a bound of 0 a loser unit stands on each flight `u` leaves: does one of
+        // them (not a pawn) step onto `x`, answering the check?
+        let answered = |x: u8, u: u64| {
+            Squares(u).any(|i| {
+                let f = sq[i as usize];
+                board.kind_at(f).is_some_and(|kind| {
+                    kind != Kind::Pawn && self.steps[kind as usize][f as usize] & bb(x) != 0
+                })
+            })
+        };
+        // The states of one cover come together (`Reach::winner_covers`).
+        let (mut least, mut last, mut bound) = (usize::MAX, usize::MAX, 0);
         for &(m, _) in states {
             let m = m as usize;
-            if !mate || m & 1 << n != 0 {
-                let u = (all_flights & !m) as u64;
-                let bound = Squares(u).map(|i| nearest[i as usize] as usize).sum();
+            if mate && m & 1 << n == 0 {
+                continue;
+            }
+            let u = (all_flights & !m) as u64;
+            if m & COVER != last {
+                last = m & COVER;
+                bound = Squares(u).map(|i| nearest[i as usize] as usize).sum();
                 least = least.min(bound);
-                let line = mate && (1..=8).contains(&(m >> OUT_CHECK));
-                at_once |= bound == 0 && (u == 0 || !line);
+            }
+            let answer = answer_square(k, m >> OUT_CHECK).filter(|_| mate);
+            if bound == 0 && answer.is_none_or(|x| !answered(x, u)) {
+                return (0, true);
             }
         }
-        (least, at_once)
+        (least, false)
     }
 
     /// Can distinct pieces of the loser (`others`: kind and square) hold the flights of `k`
@@ -1327,11 +1397,12 @@ impl Reach {
 
     /// The exact part of [`Self::loser_holds`]: can distinct pieces (`costs` to each
     /// flight, and their `kinds`) hold the flights of one of the `open` sets within
-    /// `budget`? Each set carries the cover's check from bit [`OUT_CHECK`]: where it is
-    /// one along a line through the flight `i` (the winner then pins nothing), a piece
-    /// other than a pawn (which may end promoted) that could step from its flight onto
-    /// `i` would block the check: it holds no flight. Fewest flights first; a set holding
-    /// every flight of one that cannot be held, with the same check, cannot be either.
+    /// `budget`? Each set carries the cover's check from bit [`OUT_CHECK`] ([`check_code`]):
+    /// where the winner then pins nothing and the check has an answer square
+    /// ([`answer_square`]: the square between on a line, or the checker's own square next
+    /// to the king or a knight's leap away), a piece other than a pawn (which may end
+    /// promoted) that could step from its flight onto that square would answer the check
+    /// (block it, or take the checker): it holds no flight. Fewest flights first.
     fn holders_assigned(
         &self,
         open: &mut [u16],
@@ -1339,48 +1410,78 @@ impl Reach {
         k: u8,
         budget: usize,
     ) -> bool {
-        let (sq, n) = self.around[k as usize];
         let low = |u: u16| u & ((1 << OUT_CHECK) - 1);
-        open.sort_unstable_by_key(|&u| (low(u).count_ones(), u));
+        // The sets of the same flights together: the plain assignment (no holder taken
+        // away) is asked once for them, and where it fails, every one fails, and so does
+        // every set holding all their flights.
+        open.sort_unstable_by_key(|&u| (low(u).count_ones(), low(u), u));
         let mut failed = [0u16; 256];
         let mut fails = 0;
+        let mut plain: Option<(u16, bool)> = None;
         let mut last = None;
         for &u in open.iter() {
-            let check = usize::from(u >> OUT_CHECK);
-            if last == Some(u)
-                || failed[..fails]
-                    .iter()
-                    .any(|&f| f >> OUT_CHECK == u >> OUT_CHECK && low(f) & !low(u) == 0)
-            {
+            let flights = low(u);
+            if last == Some(u) {
                 continue;
             }
             last = Some(u);
-            let fits = if (1..=8).contains(&check) {
-                let through = bb(sq[check - 1]);
-                let mut blocked = [[NONE; 8]; 16];
-                for (j, row) in blocked.iter_mut().enumerate().take(costs.len()) {
-                    *row = costs[j];
-                    if kinds[j] != Kind::Pawn {
-                        for (f, c) in row.iter_mut().enumerate().take(n) {
-                            if self.steps[kinds[j] as usize][sq[f] as usize] & through != 0 {
-                                *c = NONE;
-                            }
-                        }
+            let fits = match plain {
+                Some((p, fits)) if p == flights => fits,
+                _ => {
+                    let fits = !failed[..fails].iter().any(|&f| f & !flights == 0)
+                        && assign(usize::from(flights), costs, budget);
+                    if !fits && fails < failed.len() {
+                        failed[fails] = flights;
+                        fails += 1;
                     }
+                    plain = Some((flights, fits));
+                    fits
                 }
-                assign(usize::from(low(u)), &blocked[..costs.len()], budget)
-            } else {
-                assign(usize::from(low(u)), costs, budget)
             };
-            if fits {
-                return true;
+            if !fits {
+                continue;
             }
-            if fails < failed.len() {
-                failed[fails] = u;
-                fails += 1;
+            let Some(x) = answer_square(k, usize::from(u >> OUT_CHECK)) else {
+                return true;
+            };
+            match self.answering_masked((costs, kinds), k, flights, x) {
+                None => return true,
+                Some(masked) if assign(usize::from(flights), &masked[..costs.len()], budget) => {
+                    return true;
+                }
+                Some(_) => {}
             }
         }
         false
+    }
+
+    /// The holders' `costs` (with their `kinds`) for the flights `flights` of `k` where a
+    /// unit other than a pawn that could step from a flight onto `x` holds nothing there
+    /// (it would answer the check: [`Self::holders_assigned`]); `None` where that takes no
+    /// flight of `flights` from any unit.
+    fn answering_masked(
+        &self,
+        (costs, kinds): (&[[u8; 8]], &[Kind]),
+        k: u8,
+        flights: u16,
+        x: u8,
+    ) -> Option<[[u8; 8]; 16]> {
+        let (sq, n) = self.around[k as usize];
+        let mut masked = [[NONE; 8]; 16];
+        let mut changed = false;
+        for (j, row) in masked.iter_mut().enumerate().take(costs.len()) {
+            *row = costs[j];
+            if kinds[j] == Kind::Pawn {
+                continue;
+            }
+            for (f, c) in row.iter_mut().enumerate().take(n) {
+                if self.steps[kinds[j] as usize][sq[f] as usize] & bb(x) != 0 {
+                    changed |= flights & 1 << f != 0 && *c != NONE;
+                    *c = NONE;
+                }
+            }
+        }
+        changed.then_some(masked)
     }
 
     /// The filter of the loser's moves (`loser` to move; `win_moves` and `lose_moves`
@@ -1440,14 +1541,15 @@ impl Reach {
         let winner = loser.flip();
         let (forms, pieces, _) = self.winner_forms(pos, winner, w);
         let king = pos.king(winner) != NO_SQUARE;
-        self.with_covers(winner, pieces.as_slice(), (w, mate), |covers| {
+        let checks = mate && answers_checks(others);
+        self.with_covers(winner, pieces.as_slice(), (w, checks), |covers| {
             // `squares` holds only king squares of pictures (`final_pictures` tested each).
             for k in Squares(self.ball[ksq as usize][l] & squares) {
                 let (a, b) = self.covers_around(
                     covers,
                     &forms,
                     pieces.as_slice(),
-                    (winner, king, mate),
+                    (winner, king, checks),
                     w,
                     k,
                 );
@@ -1558,7 +1660,7 @@ impl Reach {
     fn piece_options(
         &self,
         forms: &[Form],
-        (winner, is_king, lines): (Color, bool, bool),
+        (winner, is_king, checks_kept): (Color, bool, u8),
         w: usize,
         k: u8,
         opts: &mut Vec<(usize, u8)>,
@@ -1584,8 +1686,15 @@ impl Reach {
             for t in Squares(cands) {
                 let mut m = self.masks[fi][t as usize][k as usize] as usize;
                 let c = f.row[t as usize];
-                if lines && m & checks != 0 {
-                    m |= check_line(k, t) << CHECK;
+                // Where the covers carry checks, a piece whose check is not kept gives
+                // one of no kind ([`Reach::recorded_checkers`]).
+                if checks_kept != 0 && m & checks != 0 {
+                    let code = if checks_kept == 2 {
+                        check_code(k, t)
+                    } else {
+                        OTHER_CHECK
+                    };
+                    m |= code << CHECK;
                 }
                 if KING[k as usize] & bb(t) != 0 {
                     // Standing next to `k`, the piece needs another one to cover its
@@ -1620,7 +1729,7 @@ impl Reach {
     fn winner_covers(
         &self,
         forms: &[Form],
-        (winner, king, taken, lines): (Color, bool, u64, bool),
+        (winner, king, taken, record): (Color, bool, u64, u64),
         w: usize,
         k: u8,
         scratch: &mut Scratch,
@@ -1639,14 +1748,15 @@ impl Reach {
             states.push(0);
             self.cover_steps(
                 forms,
-                (winner, king, taken, lines),
+                (winner, king, taken, record),
                 w,
                 k,
                 (best, states, opts, opt_best, old),
             );
             // A piece next to `k` is covered by another, or the king takes it: the states
             // wanting a square are no final position. The others are their covers with
-            // their check, each once.
+            // their check, each once, the checks of one cover together.
+            let start = out.len();
             for &m in states.iter() {
                 if (m >> NEEDS) & 0xFF == 0 {
                     let cover = m & COVER;
@@ -1654,6 +1764,7 @@ impl Reach {
                 }
                 best[m] = 0;
             }
+            out[start..].sort_unstable_by_key(|&(m, _)| m & COVER as u16);
         });
     }
 
@@ -1665,7 +1776,7 @@ impl Reach {
     fn cover_steps(
         &self,
         forms: &[Form],
-        (winner, king, taken, lines): (Color, bool, u64, bool),
+        (winner, king, taken, record): (Color, bool, u64, u64),
         w: usize,
         k: u8,
         (best, states, opts, opt_best, old): (
@@ -1698,7 +1809,12 @@ impl Reach {
             if taken & 1 << piece != 0 {
                 continue;
             }
-            self.kept_options(group, (winner, is_king, lines), w, k, opts, opt_best);
+            let kept = match (record, record >> piece & 1) {
+                (0, _) => 0,
+                (_, 0) => 1,
+                _ => 2,
+            };
+            self.kept_options(group, (winner, is_king, kept), w, k, opts, opt_best);
             // Each piece takes one of its options; a piece other than the king may also
             // be captured or attack nothing around `k`, which keeps the states as they
             // are. The king always stands somewhere, never next to `k`.
@@ -1722,14 +1838,16 @@ impl Reach {
                         (c, 0) | (0, c) => c,
                         _ => OTHER_CHECK,
                     };
-                    let union = (m | om) & !(0xF << CHECK);
+                    let union = (m | om) & !(0x1F << CHECK);
                     // A square stood on is no longer wanting once covered.
                     let nm = union & !((union & COVER) << NEEDS) | check << CHECK;
                     let coverable = (nm >> NEEDS) & 0xFF & !later[piece as usize + 1] == 0;
                     // The same cover with a check no line piece can block is as cheap.
                     let other = nm | OTHER_CHECK << CHECK;
-                    let beaten =
-                        lines && other != nm && best[other] != 0 && best[other] as usize <= nc + 1;
+                    let beaten = record != 0
+                        && other != nm
+                        && best[other] != 0
+                        && best[other] as usize <= nc + 1;
                     if coverable && !beaten && (best[nm] == 0 || nc + 1 < best[nm] as usize) {
                         if best[nm] == 0 {
                             states.push(nm);
@@ -1747,7 +1865,7 @@ impl Reach {
     fn kept_options(
         &self,
         forms: &[Form],
-        (winner, is_king, lines): (Color, bool, bool),
+        (winner, is_king, checks_kept): (Color, bool, u8),
         w: usize,
         k: u8,
         opts: &mut Vec<(usize, u8)>,
@@ -1755,7 +1873,7 @@ impl Reach {
     ) {
         let f = &forms[0];
         let key = 1 << 63
-            | u64::from(lines) << 62
+            | u64::from(checks_kept) << 61
             | (self.id & 0xFFFF_FFFF) << 24
             | (winner.idx() as u64) << 23
             | (f.kind as u64) << 17
@@ -1777,7 +1895,7 @@ impl Reach {
         if hit.is_some() {
             return;
         }
-        self.piece_options(forms, (winner, is_king, lines), w, k, opts, opt_best);
+        self.piece_options(forms, (winner, is_king, checks_kept), w, k, opts, opt_best);
         opts.sort_unstable_by_key(|o| o.1);
         let mut kept = 0;
         for j in 0..opts.len() {
@@ -2273,6 +2391,30 @@ mod tests {
         // With a second white rider (here one that does nothing else) the rook might be
         // pinned: no rule.
         assert!(mate_pictured("2kr4/qbp2B2/7r/8/8/8/8/4K2B b - - 0 1", 1, 1));
+    }
+
+    /// A lone check by a step or a leap that a holder could answer by taking the checker
+    /// is no mate where nothing can pin the holder: after b3xc4+ (the pawn guarded by
+    /// the king, every flight held) a knight on b6 takes on c4, a queen there cannot
+    /// (Popeye's solution of ser9_0729 ends so). With a white bishop as well (a unit
+    /// that could pin) the check stays of no kind: no rule.
+    #[test]
+    fn a_holder_that_can_take_the_checker_holds_nothing() {
+        assert!(mate_pictured(
+            "8/8/bqn5/rkb5/npr5/1P1K4/8/8 w - - 0 1",
+            1,
+            0
+        ));
+        assert!(!mate_pictured(
+            "8/8/bnn5/rkb5/npr5/1P1K4/8/8 w - - 0 1",
+            1,
+            0
+        ));
+        assert!(mate_pictured(
+            "8/8/bnn5/rkb5/npr5/1P1K4/8/7B w - - 0 1",
+            1,
+            0
+        ));
     }
 
     /// The same where the holders already stand on their flights (no move needed, the
