@@ -116,11 +116,10 @@ const NEEDS: usize = 9;
 /// n, the king square itself.
 const COVER: usize = (1 << 9) - 1;
 
-/// The bits of a winner cover state from which its check on the king square is kept:
-/// 0 none, `i + 1` one check along a line from two or more squares away through the
-/// `i`-th square of `around(k)`, [`OTHER_CHECK`] any other (a leap, a step, two checks).
-/// Kept only where the winner has at most one unit that could move along a line (see
-/// [`Reach::covers_around`]); in a cover given out, from bit [`OUT_CHECK`].
+/// The bits (five) of a winner cover state from which its check on the king square is
+/// kept: 0 none, else a lone check's code ([`check_code`]), or [`OTHER_CHECK`] (two
+/// checks, or one from a piece whose check is not kept). Kept only for the pieces
+/// [`Reach::recorded_checkers`] names; in a cover given out, from bit [`OUT_CHECK`].
 const CHECK: usize = NEEDS + 8;
 const OTHER_CHECK: usize = 31;
 const OUT_CHECK: usize = 9;
@@ -140,6 +139,19 @@ fn no_more(m: usize, m2: usize) -> bool {
 fn check_no_worse(m: usize, m2: usize) -> bool {
     let (c, c2) = (check_of(m), check_of(m2));
     c == c2 || c == 0 || c2 == OTHER_CHECK
+}
+
+/// The state of [`Reach::cover_steps`] after the state `m` with a piece's option `om`:
+/// the squares covered and wanting cover of both, less the wanting ones now covered (a
+/// square stood on is no longer wanting once covered), and the check: two checks are no
+/// lone check.
+fn joined(m: usize, om: usize) -> usize {
+    let check = match (check_of(m), check_of(om)) {
+        (c, 0) | (0, c) => c,
+        _ => OTHER_CHECK,
+    };
+    let union = (m | om) & !(0x1F << CHECK);
+    union & !((union & COVER) << NEEDS) | check << CHECK
 }
 
 /// The check of a state ([`CHECK`]).
@@ -1833,16 +1845,9 @@ impl Reach {
                     if nc > w {
                         break;
                     }
-                    // Two checks are no check along one line.
-                    let check = match (check_of(m), check_of(om)) {
-                        (c, 0) | (0, c) => c,
-                        _ => OTHER_CHECK,
-                    };
-                    let union = (m | om) & !(0x1F << CHECK);
-                    // A square stood on is no longer wanting once covered.
-                    let nm = union & !((union & COVER) << NEEDS) | check << CHECK;
+                    let nm = joined(m, om);
                     let coverable = (nm >> NEEDS) & 0xFF & !later[piece as usize + 1] == 0;
-                    // The same cover with a check no line piece can block is as cheap.
+                    // The same cover with a check no holder can answer is as good.
                     let other = nm | OTHER_CHECK << CHECK;
                     let beaten = record != 0
                         && other != nm
