@@ -40,14 +40,15 @@
 //!   empty board (a real attack is never more than that);
 //! * for mate, `k` is covered; every square next to `k` is covered or held by a loser
 //!   piece, distinct pieces for distinct squares; the king's walk to `k` plus the holders'
-//!   empty-board distances add up to at most the loser's moves left. Where the winner has
-//!   no unit that could move along a line, or one that gives the only check, no holder
-//!   other than a pawn can step onto the check's answer square: the flight `i` the check
-//!   passes (a line check from two or more squares away), or the checker's own square (a
-//!   check from next to `k` or by a knight's leap). Nothing pins the holder (the one line
-//!   piece gives the check; the winner's king, knights and pawns pin nothing), the step
-//!   is a move (`i` is empty; the checker is the winner's), and it leaves no other check,
-//!   so it would block the check or take the checker.
+//!   empty-board distances add up to at most the loser's moves left. Where one winner
+//!   piece alone attacks `k` on the empty board, no holder other than a pawn can step onto
+//!   the check's answer square: the flight `i` the check passes (a line check from two or
+//!   more squares away), or the checker's own square (a check from next to `k` or by a
+//!   knight's leap). Nothing pins the holder (a pinner of a unit next to `k` would stand
+//!   on the line through both and attack `k` on the empty board: a second check), the
+//!   step is a move (`i` is empty; the checker is the winner's), and it leaves no other
+//!   check (a line opened through the holder's flight would be a second check too), so it
+//!   would block the check or take the checker.
 //!
 //! Every real final position reached within the moves gives such a picture: take each
 //! winner piece's final square and kind (or "captured"), each flight's loser piece, and
@@ -118,8 +119,8 @@ const COVER: usize = (1 << 9) - 1;
 
 /// The bits (five) of a winner cover state from which its check on the king square is
 /// kept: 0 none, else a lone check's code ([`check_code`]), or [`OTHER_CHECK`] (two
-/// checks, or one from a piece whose check is not kept). Kept only for the pieces
-/// [`Reach::recorded_checkers`] names; in a cover given out, from bit [`OUT_CHECK`].
+/// checks). Kept only where the covers carry checks (`Reach::covers_around`); in a cover
+/// given out, from bit [`OUT_CHECK`].
 const CHECK: usize = NEEDS + 8;
 const OTHER_CHECK: usize = 31;
 const OUT_CHECK: usize = 9;
@@ -1186,7 +1187,7 @@ impl Reach {
     /// The range of `covers.data` holding the winner's cheapest covers around `k`
     /// ([`Self::winner_covers`]; `king`: the winner has a king, its first piece; `pieces`:
     /// the winner's units, square and kind, in the order of `forms`; with `checks` they
-    /// carry the checks [`Self::recorded_checkers`] keeps), made the first time
+    /// carry their check ([`CHECK`]) where attacks stand (`standing_checks`)), made the first time
     /// they are asked for. With the last move alone left, a unit other than the king that
     /// attacks `k` where it stands ([`Self::standing_attacks`]) covers nothing: it is captured
     /// before the loser's king gets to `k` ([`Self::checked_before`]).
@@ -1209,7 +1210,7 @@ impl Reach {
                     }
                 }
             }
-            let record = self.recorded_checkers(pieces, winner, w, checks);
+            let record = checks && self.standing_checks;
             let (scratch, data) = (&mut covers.scratch, &mut covers.data);
             self.winner_covers(forms, (winner, king, taken, record), w, k, scratch, data);
             covers.ranges[k as usize] = (start as u32, covers.data.len() as u32);
@@ -1217,35 +1218,6 @@ impl Reach {
         }
         let (a, b) = covers.ranges[k as usize];
         (a as usize, b as usize)
-    }
-
-    /// Where the covers carry checks (`checks`), the winner's pieces whose check they
-    /// keep ([`CHECK`]): where the winner has no unit that could move along a line (a
-    /// rider, or a pawn that can still promote), all of them; where it has one, that one;
-    /// else none. Nothing can then pin a loser unit while that piece checks alone
-    /// (`Reach::holders_assigned`).
-    fn recorded_checkers(
-        &self,
-        pieces: &[(u8, Kind)],
-        winner: Color,
-        w: usize,
-        checks: bool,
-    ) -> u64 {
-        let mut lines = 0u64;
-        for (i, &(s, kind)) in pieces.iter().enumerate() {
-            let parts = kind.parts();
-            if parts & (part::BISHOP | part::ROOK | part::NIGHT) != 0
-                || parts & part::PAWN != 0 && 7 - winner.relative_rank(s) as usize <= w + 1
-            {
-                lines |= 1 << i;
-            }
-        }
-        match lines.count_ones() {
-            _ if !checks || !self.standing_checks => 0,
-            0 => u64::MAX >> (64 - pieces.len().clamp(1, 64)),
-            1 => lines,
-            _ => 0,
-        }
     }
 
     /// The winner's pieces (the king first) with their forms (a pawn: as a pawn and as
@@ -1410,7 +1382,8 @@ impl Reach {
     /// The exact part of [`Self::loser_holds`]: can distinct pieces (`costs` to each
     /// flight, and their `kinds`) hold the flights of one of the `open` sets within
     /// `budget`? Each set carries the cover's check from bit [`OUT_CHECK`] ([`check_code`]):
-    /// where the winner then pins nothing and the check has an answer square
+    /// where it is a lone check (nothing can pin a unit next to the king without a
+    /// second one) with an answer square
     /// ([`answer_square`]: the square between on a line, or the checker's own square next
     /// to the king or a knight's leap away), a piece other than a pawn (which may end
     /// promoted) that could step from its flight onto that square would answer the check
@@ -1672,7 +1645,7 @@ impl Reach {
     fn piece_options(
         &self,
         forms: &[Form],
-        (winner, is_king, checks_kept): (Color, bool, u8),
+        (winner, is_king, checks_kept): (Color, bool, bool),
         w: usize,
         k: u8,
         opts: &mut Vec<(usize, u8)>,
@@ -1698,15 +1671,8 @@ impl Reach {
             for t in Squares(cands) {
                 let mut m = self.masks[fi][t as usize][k as usize] as usize;
                 let c = f.row[t as usize];
-                // Where the covers carry checks, a piece whose check is not kept gives
-                // one of no kind ([`Reach::recorded_checkers`]).
-                if checks_kept != 0 && m & checks != 0 {
-                    let code = if checks_kept == 2 {
-                        check_code(k, t)
-                    } else {
-                        OTHER_CHECK
-                    };
-                    m |= code << CHECK;
+                if checks_kept && m & checks != 0 {
+                    m |= check_code(k, t) << CHECK;
                 }
                 if KING[k as usize] & bb(t) != 0 {
                     // Standing next to `k`, the piece needs another one to cover its
@@ -1741,7 +1707,7 @@ impl Reach {
     fn winner_covers(
         &self,
         forms: &[Form],
-        (winner, king, taken, record): (Color, bool, u64, u64),
+        (winner, king, taken, record): (Color, bool, u64, bool),
         w: usize,
         k: u8,
         scratch: &mut Scratch,
@@ -1788,7 +1754,7 @@ impl Reach {
     fn cover_steps(
         &self,
         forms: &[Form],
-        (winner, king, taken, record): (Color, bool, u64, u64),
+        (winner, king, taken, record): (Color, bool, u64, bool),
         w: usize,
         k: u8,
         (best, states, opts, opt_best, old): (
@@ -1821,12 +1787,7 @@ impl Reach {
             if taken & 1 << piece != 0 {
                 continue;
             }
-            let kept = match (record, record >> piece & 1) {
-                (0, _) => 0,
-                (_, 0) => 1,
-                _ => 2,
-            };
-            self.kept_options(group, (winner, is_king, kept), w, k, opts, opt_best);
+            self.kept_options(group, (winner, is_king, record), w, k, opts, opt_best);
             // Each piece takes one of its options; a piece other than the king may also
             // be captured or attack nothing around `k`, which keeps the states as they
             // are. The king always stands somewhere, never next to `k`.
@@ -1849,10 +1810,8 @@ impl Reach {
                     let coverable = (nm >> NEEDS) & 0xFF & !later[piece as usize + 1] == 0;
                     // The same cover with a check no holder can answer is as good.
                     let other = nm | OTHER_CHECK << CHECK;
-                    let beaten = record != 0
-                        && other != nm
-                        && best[other] != 0
-                        && best[other] as usize <= nc + 1;
+                    let beaten =
+                        record && other != nm && best[other] != 0 && best[other] as usize <= nc + 1;
                     if coverable && !beaten && (best[nm] == 0 || nc + 1 < best[nm] as usize) {
                         if best[nm] == 0 {
                             states.push(nm);
@@ -1870,7 +1829,7 @@ impl Reach {
     fn kept_options(
         &self,
         forms: &[Form],
-        (winner, is_king, checks_kept): (Color, bool, u8),
+        (winner, is_king, checks_kept): (Color, bool, bool),
         w: usize,
         k: u8,
         opts: &mut Vec<(usize, u8)>,
@@ -2393,16 +2352,24 @@ mod tests {
         assert!(!mate_pictured("2kr4/qbp2B2/7r/8/8/8/8/4K3 b - - 0 1", 1, 1));
         // A bishop on d8 cannot step to d7.
         assert!(mate_pictured("2kb4/qbp2B2/7r/8/8/8/8/4K3 b - - 0 1", 1, 1));
-        // With a second white rider (here one that does nothing else) the rook might be
-        // pinned: no rule.
-        assert!(mate_pictured("2kr4/qbp2B2/7r/8/8/8/8/4K2B b - - 0 1", 1, 1));
+        // A second white bishop pins nothing next to the king (a pinner there would
+        // attack the king on the empty board too: a second check).
+        assert!(!mate_pictured(
+            "2kr4/qbp2B2/7r/8/8/8/8/4K2B b - - 0 1",
+            1,
+            1
+        ));
+        // A white rook on the rook's line to the king might pin it: two checks on the
+        // empty board, no rule.
+        assert!(mate_pictured("2kr3R/qbp2B2/7r/8/8/8/8/4K3 b - - 0 1", 1, 1));
     }
 
     /// A lone check by a step or a leap that a holder could answer by taking the checker
     /// is no mate where nothing can pin the holder: after b3xc4+ (the pawn guarded by
     /// the king, every flight held) a knight on b6 takes on c4, a queen there cannot
-    /// (Popeye's solution of ser9_0729 ends so). With a white bishop as well (a unit
-    /// that could pin) the check stays of no kind: no rule.
+    /// (Popeye's solution of ser9_0729 ends so). A white bishop that cannot pin it
+    /// changes nothing; a white rook on b8, which can (it attacks b5 on the empty board,
+    /// a second check there), lifts the rule.
     #[test]
     fn a_holder_that_can_take_the_checker_holds_nothing() {
         assert!(mate_pictured(
@@ -2415,8 +2382,13 @@ mod tests {
             1,
             0
         ));
-        assert!(mate_pictured(
+        assert!(!mate_pictured(
             "8/8/bnn5/rkb5/npr5/1P1K4/8/7B w - - 0 1",
+            1,
+            0
+        ));
+        assert!(mate_pictured(
+            "1R6/8/bnn5/rkb5/npr5/1P1K4/8/8 w - - 0 1",
             1,
             0
         ));
