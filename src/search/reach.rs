@@ -118,8 +118,8 @@ const NEEDS: usize = 9;
 const COVER: usize = (1 << 9) - 1;
 
 /// The bits (five) of a winner cover state from which its check on the king square is
-/// kept: 0 none, else a lone check's code ([`check_code`]), or [`OTHER_CHECK`] (two
-/// checks). Kept only where the covers carry checks (`Reach::covers_around`); in a cover
+/// kept: 0 none, else a lone check's code ([`check_code`]), [`OTHER_CHECK`] for one no
+/// holder answers by a step, and for two checks. Kept only where the covers carry checks (`Reach::covers_around`); in a cover
 /// given out, from bit [`OUT_CHECK`].
 const CHECK: usize = NEEDS + 8;
 const OTHER_CHECK: usize = 31;
@@ -135,8 +135,8 @@ fn no_more(m: usize, m2: usize) -> bool {
 
 /// Is the check of the state `m2` ([`CHECK`]) at least as good for the winner as `m`'s,
 /// whatever the pieces after add? No check is the least (a later check stands alone in
-/// it, and without one there is no mate), any other check the most (it stays so); two
-/// checks along lines through distinct flights compare neither way.
+/// it, and without one there is no mate), [`OTHER_CHECK`] the most (it stays so, and no
+/// holder answers it); two other codes that differ compare neither way.
 fn check_no_worse(m: usize, m2: usize) -> bool {
     let (c, c2) = (check_of(m), check_of(m2));
     c == c2 || c == 0 || c2 == OTHER_CHECK
