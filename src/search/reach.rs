@@ -1119,7 +1119,7 @@ impl Reach {
             }
         }
         let king = pos.king(winner) != NO_SQUARE;
-        let checks = mate && answers_checks(others);
+        let checks = mate && self.standing_checks && answers_checks(others);
         self.with_covers(winner, pieces.as_slice(), (w, checks), |covers| {
             let mut fits = 0;
             for k in Squares(self.ball[ksq as usize][l] & squares) {
@@ -1162,8 +1162,8 @@ impl Reach {
     }
 
     /// Runs `f` with the winner's kept covers for its placement `pieces` (square, kind),
-    /// `w` moves and whether they carry checks (`checks`: for mate, where a loser unit
-    /// could answer one, [`answers_checks`]): they depend only on those, the same for
+    /// `w` moves and whether they carry checks (`checks`: for mate, where attacks stand
+    /// and a loser unit could answer one, [`answers_checks`]): they depend only on those, the same for
     /// almost every loser move between two winner moves, so they are kept per thread.
     fn with_covers<R>(
         &self,
@@ -1187,7 +1187,7 @@ impl Reach {
     /// The range of `covers.data` holding the winner's cheapest covers around `k`
     /// ([`Self::winner_covers`]; `king`: the winner has a king, its first piece; `pieces`:
     /// the winner's units, square and kind, in the order of `forms`; with `checks` they
-    /// carry their check ([`CHECK`]) where attacks stand (`standing_checks`)), made the first time
+    /// carry their check, [`CHECK`]), made the first time
     /// they are asked for. With the last move alone left, a unit other than the king that
     /// attacks `k` where it stands ([`Self::standing_attacks`]) covers nothing: it is captured
     /// before the loser's king gets to `k` ([`Self::checked_before`]).
@@ -1210,9 +1210,8 @@ impl Reach {
                     }
                 }
             }
-            let record = checks && self.standing_checks;
             let (scratch, data) = (&mut covers.scratch, &mut covers.data);
-            self.winner_covers(forms, (winner, king, taken, record), w, k, scratch, data);
+            self.winner_covers(forms, (winner, king, taken, checks), w, k, scratch, data);
             covers.ranges[k as usize] = (start as u32, covers.data.len() as u32);
             covers.done |= bb(k);
         }
@@ -1289,9 +1288,9 @@ impl Reach {
         let answered = |x: u8, u: u64| {
             Squares(u).any(|i| {
                 let f = sq[i as usize];
-                board.kind_at(f).is_some_and(|kind| {
-                    kind != Kind::Pawn && self.steps[kind as usize][f as usize] & bb(x) != 0
-                })
+                board
+                    .kind_at(f)
+                    .is_some_and(|kind| self.answers(kind, f, x))
             })
         };
         // The states of one cover come together (`Reach::winner_covers`).
@@ -1440,6 +1439,13 @@ impl Reach {
         false
     }
 
+    /// Would a loser unit of kind `kind` holding the flight `f` answer a lone check whose
+    /// answer square is `x` ([`answer_square`]) by one step? Never a pawn, which may end
+    /// promoted.
+    fn answers(&self, kind: Kind, f: u8, x: u8) -> bool {
+        kind != Kind::Pawn && self.steps[kind as usize][f as usize] & bb(x) != 0
+    }
+
     /// The holders' `costs` (with their `kinds`) for the flights `flights` of `k` where a
     /// unit other than a pawn that could step from a flight onto `x` holds nothing there
     /// (it would answer the check: [`Self::holders_assigned`]); `None` where that takes no
@@ -1456,11 +1462,8 @@ impl Reach {
         let mut changed = false;
         for (j, row) in masked.iter_mut().enumerate().take(costs.len()) {
             *row = costs[j];
-            if kinds[j] == Kind::Pawn {
-                continue;
-            }
             for (f, c) in row.iter_mut().enumerate().take(n) {
-                if self.steps[kinds[j] as usize][sq[f] as usize] & bb(x) != 0 {
+                if self.answers(kinds[j], sq[f], x) {
                     changed |= flights & 1 << f != 0 && *c != NONE;
                     *c = NONE;
                 }
@@ -1526,7 +1529,7 @@ impl Reach {
         let winner = loser.flip();
         let (forms, pieces, _) = self.winner_forms(pos, winner, w);
         let king = pos.king(winner) != NO_SQUARE;
-        let checks = mate && answers_checks(others);
+        let checks = mate && self.standing_checks && answers_checks(others);
         self.with_covers(winner, pieces.as_slice(), (w, checks), |covers| {
             // `squares` holds only king squares of pictures (`final_pictures` tested each).
             for k in Squares(self.ball[ksq as usize][l] & squares) {
@@ -2344,8 +2347,8 @@ mod tests {
         assert!(r.final_possible(&pawn, Color::Black, 2, 4, true, !0));
     }
 
-    /// A check along a line that a holder of a flight can block by one step is no mate
-    /// where the winner has no second unit to pin it: Black's rook of d8 answers Be6+
+    /// A lone check along a line that a holder of a flight can block by one step is no
+    /// mate (nothing can pin the holder without a second check): Black's rook of d8 answers Be6+
     /// by Rd8-d7, and nothing else can hold d8 in Black's one move.
     #[test]
     fn a_holder_that_can_block_the_check_holds_nothing() {
