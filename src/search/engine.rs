@@ -6,7 +6,7 @@
 use super::reach::{LastMoves, Progress, Reach};
 use super::stipulation::Goal;
 use super::tt::{Facts, Tt};
-use crate::core::{Bitboard, Color};
+use crate::core::{Bitboard, Color, Kind};
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
 use crate::rules::Rules;
@@ -165,11 +165,30 @@ impl<'a> Engine<'a> {
 
     /// With the final-position cuts of help and series play (`reach.rs`), where the rules
     /// allow them; battle play never asks for them and so does without their tables.
-    pub fn with_help_cuts(mut self) -> Self {
+    /// Their tables cover every kind; [`Self::with_help_cuts_for`] only a position's.
+    pub fn with_help_cuts(self) -> Self {
+        self.help_cuts_with(&crate::core::piece::ALL_KINDS)
+    }
+
+    /// The help-play cuts for searches from `pos`: tables only for the kinds that can
+    /// occur there (its units' kinds and the promotion choices; no condition with these
+    /// cuts changes a unit's kind otherwise).
+    pub fn with_help_cuts_for(self, pos: &Position) -> Self {
+        let board = &pos.board;
+        let mut kinds: Vec<Kind> = Vec::new();
+        for s in crate::core::Squares(board.occupied()) {
+            if let Some(k) = board.kind_at(s).filter(|k| !kinds.contains(k)) {
+                kinds.push(k);
+            }
+        }
+        self.help_cuts_with(&kinds)
+    }
+
+    fn help_cuts_with(mut self, kinds: &[Kind]) -> Self {
         let cuts = self.rules.help_cuts();
         self.reach = cuts
             .final_position
-            .then(|| Box::new(Reach::new(self.rules.promotions(), cuts)));
+            .then(|| Box::new(Reach::new(self.rules.promotions(), cuts, kinds)));
         self
     }
 
@@ -1271,6 +1290,69 @@ mod tests {
             mates += usize::from(mate);
         }
         assert!(skipped > 1000 && mates > 50, "{skipped} {mates}");
+    }
+
+    /// The help-play tables built for one position's kinds (`with_help_cuts_for`) answer
+    /// every question about it as the tables of every kind do: random positions, half of
+    /// them with a fairy unit, each side as the loser, budgets 0-3, mate and stalemate.
+    #[test]
+    fn tables_for_the_kinds_present_answer_as_all() {
+        let rules = Rules::new(crate::rules::Condition::Orthodox);
+        let stop = AtomicBool::new(false);
+        let tt = Tt::new(1);
+        let every = Engine::new(&rules, Goal::Mate, &tt, &stop).with_help_cuts();
+        let every = every.reach.as_ref().expect("orthodox cuts");
+        let fairy: Vec<Kind> = crate::core::piece::ALL_KINDS
+            .into_iter()
+            .filter(|&k| {
+                crate::core::piece::ORTHODOX_PROMOTIONS
+                    .iter()
+                    .all(|&o| o != k)
+            })
+            .filter(|k| !matches!(k, Kind::Pawn | Kind::King))
+            .collect();
+        let mut g = Gen(0x9E37_79B9_7F4A_7C15);
+        let (mut tested, mut with_fairy) = (0, 0);
+        while tested < 400 {
+            let Some(mut pos) = g.position() else {
+                continue;
+            };
+            if g.below(2) == 0 {
+                let s = g.below(64) as u8;
+                let kind = fairy[g.below(fairy.len() as u64) as usize];
+                let color = [Color::White, Color::Black][g.below(2) as usize];
+                if pos.board.kind_at(s).is_some() {
+                    continue;
+                }
+                pos.put(s, Piece { kind, color });
+                if pos.null_move().in_check() {
+                    continue;
+                }
+                with_fairy += 1;
+            }
+            tested += 1;
+            let own = Engine::new(&rules, Goal::Mate, &tt, &stop).with_help_cuts_for(&pos);
+            let own = own.reach.as_ref().expect("orthodox cuts");
+            for loser in [Color::White, Color::Black] {
+                for (w, l, mate) in
+                    (0..4).flat_map(|w| (0..4).flat_map(move |l| [(w, l, true), (w, l, false)]))
+                {
+                    let at = |r: &Reach| {
+                        (
+                            r.king_squares(&pos, loser, w, l, mate),
+                            r.final_pictures(&pos, (loser, w, l), mate, !0, true),
+                        )
+                    };
+                    assert_eq!(
+                        at(every),
+                        at(own),
+                        "{} {loser:?} {w} {l} {mate}",
+                        pos.to_fen()
+                    );
+                }
+            }
+        }
+        assert!(with_fairy > 100, "{with_fairy} positions with a fairy unit");
     }
 
     /// The loser's moves that `Reach::loser_progress` drops leave no final picture (its king

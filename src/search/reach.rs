@@ -206,27 +206,26 @@ thread_local! {
 const OPT_SLOTS: usize = 1 << 12;
 const OPTS_KEPT: usize = 24;
 
-/// One piece's kept options around one king square: its key (0: none), and the options
-/// (the state bits above the moves' byte).
-#[derive(Clone, Copy, Default)]
-struct KeptOptions {
-    key: u64,
-    len: u8,
-    opts: [u32; OPTS_KEPT],
-}
+/// One piece's kept options around one king square: its key (words 0 and 1; 0: none), the
+/// options' count (word 2) and the options (the state bits above the moves' byte). All
+/// zero when empty, so that the slots take memory only once used.
+type KeptOptions = [u32; OPTS_KEPT + 3];
 
 thread_local! {
     static OPTIONS: std::cell::RefCell<Vec<KeptOptions>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
-/// Scratch tables of [`Reach::winner_covers`].
+/// A kept options slot's key.
+fn kept_key(e: &KeptOptions) -> u64 {
+    u64::from(e[0]) | u64::from(e[1]) << 32
+}
+
+/// Scratch tables of [`Reach::winner_covers`], one set per thread.
 struct Scratch {
     states: Vec<usize>,
     opts: Vec<(usize, u8)>,
     opt_best: [u8; 512],
     old: Vec<(usize, u8)>,
-    /// [`Reach::loser_holds`]: the flight sets a cover leaves open.
-    open: Vec<u16>,
 }
 
 impl Default for Scratch {
@@ -236,9 +235,12 @@ impl Default for Scratch {
             opts: vec![],
             opt_best: [NONE; 512],
             old: vec![],
-            open: vec![],
         }
     }
+}
+
+thread_local! {
+    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::new(Scratch::default());
 }
 
 /// The winner's covers for one placement of its pieces (`config`: the tables' id, the
@@ -249,7 +251,8 @@ struct Covers {
     done: Bitboard,
     ranges: Vec<(u32, u32)>,
     data: Vec<(u16, u8)>,
-    scratch: Scratch,
+    /// [`Reach::loser_holds`]: the flight sets a cover leaves open.
+    open: Vec<u16>,
 }
 
 const COVER_SLOTS: usize = 1024;
@@ -762,14 +765,14 @@ fn king_spread(b: Bitboard) -> Bitboard {
 }
 
 /// [colour][kind][from][to]: the fewest moves within `occupy`'s reach (`NONE`: never).
-fn far_table(occupy: &[Within]) -> Vec<[[u8; 64]; 64]> {
-    let mut far = vec![[[NONE; 64]; 64]; occupy.len()];
-    for (i, table) in far.iter_mut().enumerate() {
+fn far_table(occupy: &[Within], used: impl Fn(usize) -> bool) -> Vec<[[u8; 64]; 64]> {
+    let mut far = vec![[[0; 64]; 64]; occupy.len()];
+    for (i, table) in far.iter_mut().enumerate().filter(|(i, _)| used(*i)) {
         for (from, row) in table.iter_mut().enumerate() {
             for (to, d) in row.iter_mut().enumerate() {
-                if let Some(x) = (0..=MAX_D).find(|&x| occupy[i][from][x] & bb(to as u8) != 0) {
-                    *d = x as u8;
-                }
+                *d = (0..=MAX_D)
+                    .find(|&x| occupy[i][from][x] & bb(to as u8) != 0)
+                    .map_or(NONE, |x| x as u8);
             }
         }
     }
@@ -813,11 +816,14 @@ fn pawn_forms_table(c: Color, promotions: &[Kind], far: &[[[u8; 64]; 64]]) -> Ve
 /// piece attacks `k` or a square next to it, and [colour][kind][from][k] what it attacks
 /// there from `from` (bits in the order of `around(k)`), on an empty board.
 #[allow(clippy::type_complexity)]
-fn around_tables(attack: &[Within]) -> (Vec<[Bitboard; 64]>, Vec<[[u16; 64]; 64]>) {
+fn around_tables(
+    attack: &[Within],
+    used: impl Fn(usize) -> bool,
+) -> (Vec<[Bitboard; 64]>, Vec<[[u16; 64]; 64]>) {
     let n = attack.len();
     let mut near_att = vec![[0; 64]; n];
     for c in [Color::White, Color::Black] {
-        for &kind in ALL_KINDS.iter() {
+        for &kind in ALL_KINDS.iter().filter(|&&k| used(k as usize)) {
             // Attacks on an empty board are symmetric, except the pawn's, whose
             // attackers are where the other colour's pawn would attack.
             let back = if kind == Kind::Pawn {
@@ -835,7 +841,7 @@ fn around_tables(attack: &[Within]) -> (Vec<[Bitboard; 64]>, Vec<[[u16; 64]; 64]
     let mut masks = vec![[[0u16; 64]; 64]; n];
     for k in 0..64u8 {
         let (sq, len) = around(k);
-        for (i, table) in masks.iter_mut().enumerate() {
+        for (i, table) in masks.iter_mut().enumerate().filter(|(i, _)| used(*i)) {
             for from in 0..64 {
                 table[from][k as usize] = gather(attack[i][from][0], &sq, len) as u16;
             }
@@ -844,55 +850,69 @@ fn around_tables(attack: &[Within]) -> (Vec<[Bitboard; 64]>, Vec<[[u16; 64]; 64]
     (near_att, masks)
 }
 
+/// [colour][kind][from][d]: the squares a piece can stand on, and those it can attack,
+/// after at most d moves on an empty board (a pawn: as a pawn, then as each promotion
+/// piece); zero for the kinds not `used`.
+fn reach_tables(promotions: &[Kind], used: impl Fn(Kind) -> bool) -> (Vec<Within>, Vec<Within>) {
+    let n = 2 * KIND_COUNT;
+    let mut occupy = vec![[[0; MAX_D + 1]; 64]; n];
+    let mut attack = vec![[[0; MAX_D + 1]; 64]; n];
+    for &k in ALL_KINDS.iter().filter(|&&k| k != Kind::Pawn && used(k)) {
+        for from in 0..64 {
+            let d = piece_dist(k, from);
+            let occ = within(&d, bb);
+            let att = within(&d, |s| piece_attacks(s, Color::White, k, 0));
+            for c in [Color::White, Color::Black] {
+                occupy[idx(c, k)][from] = occ;
+                attack[idx(c, k)][from] = att;
+            }
+        }
+    }
+    for c in [Color::White, Color::Black] {
+        for from in 0..64 {
+            let d = pawn_dist(c, from);
+            let mut occ = within(&d, bb);
+            let mut att = within(&d, |s| {
+                if c.relative_rank(s) == 7 {
+                    0
+                } else {
+                    pawn_attacks(c, s)
+                }
+            });
+            // Promotion on q after d[q] moves, then the new piece's moves.
+            for q in 0..64usize {
+                let dq = d[q] as usize;
+                if c.relative_rank(q as u8) != 7 || dq > MAX_D {
+                    continue;
+                }
+                for &k in promotions {
+                    let po = &occupy[idx(c, k)][q];
+                    let pa = &attack[idx(c, k)][q];
+                    for i in dq..=MAX_D {
+                        occ[i] |= po[i - dq];
+                        att[i] |= pa[i - dq];
+                    }
+                }
+            }
+            occupy[idx(c, Kind::Pawn)][from] = occ;
+            attack[idx(c, Kind::Pawn)][from] = att;
+        }
+    }
+    (occupy, attack)
+}
+
 impl Reach {
     /// Tables for the given promotion choices, for the cuts `cuts` allows (whether the
     /// stalemate test of the loser's other pieces applies, whether a side's moves are shared
-    /// among its pieces).
-    pub fn new(promotions: &[Kind], cuts: HelpCuts) -> Reach {
-        let n = 2 * KIND_COUNT;
-        let mut occupy = vec![[[0; MAX_D + 1]; 64]; n];
-        let mut attack = vec![[[0; MAX_D + 1]; 64]; n];
-        for &k in ALL_KINDS.iter().filter(|&&k| k != Kind::Pawn) {
-            for from in 0..64 {
-                let d = piece_dist(k, from);
-                let occ = within(&d, bb);
-                let att = within(&d, |s| piece_attacks(s, Color::White, k, 0));
-                for c in [Color::White, Color::Black] {
-                    occupy[idx(c, k)][from] = occ;
-                    attack[idx(c, k)][from] = att;
-                }
-            }
-        }
-        for c in [Color::White, Color::Black] {
-            for from in 0..64 {
-                let d = pawn_dist(c, from);
-                let mut occ = within(&d, bb);
-                let mut att = within(&d, |s| {
-                    if c.relative_rank(s) == 7 {
-                        0
-                    } else {
-                        pawn_attacks(c, s)
-                    }
-                });
-                // Promotion on q after d[q] moves, then the new piece's moves.
-                for q in 0..64usize {
-                    let dq = d[q] as usize;
-                    if c.relative_rank(q as u8) != 7 || dq > MAX_D {
-                        continue;
-                    }
-                    for &k in promotions {
-                        let po = &occupy[idx(c, k)][q];
-                        let pa = &attack[idx(c, k)][q];
-                        for i in dq..=MAX_D {
-                            occ[i] |= po[i - dq];
-                            att[i] |= pa[i - dq];
-                        }
-                    }
-                }
-                occupy[idx(c, Kind::Pawn)][from] = occ;
-                attack[idx(c, Kind::Pawn)][from] = att;
-            }
-        }
+    /// among its pieces), of the units' kinds that can occur (`kinds`, besides the king,
+    /// the pawn and the promotion pieces, which always get tables).
+    pub fn new(promotions: &[Kind], cuts: HelpCuts, kinds: &[Kind]) -> Reach {
+        // Only the kinds that can occur get tables; the others stay zero, in pages never
+        // touched (`vec!` of zeros asks the system for zeroed memory).
+        let used = |k: Kind| {
+            matches!(k, Kind::King | Kind::Pawn) || promotions.contains(&k) || kinds.contains(&k)
+        };
+        let (occupy, attack) = reach_tables(promotions, used);
         let mut ball = [[0; MAX_D + 1]; 64];
         for (from, b) in ball.iter_mut().enumerate() {
             let d = piece_dist(Kind::King, from);
@@ -905,10 +925,11 @@ impl Reach {
                 *t = piece_attacks(sq as u8, Color::White, k, !0);
             }
         }
-        let far = far_table(&occupy);
+        let table_used = |i: usize| used(ALL_KINDS[i % KIND_COUNT]);
+        let far = far_table(&occupy, table_used);
         let pawn_forms =
             [Color::White, Color::Black].map(|c| pawn_forms_table(c, promotions, &far));
-        let (near_att, masks) = around_tables(&attack);
+        let (near_att, masks) = around_tables(&attack, table_used);
         Reach {
             occupy,
             attack,
@@ -1137,7 +1158,7 @@ impl Reach {
                     k,
                 );
                 let states = &covers.data[a..b];
-                let open = &mut covers.scratch.open;
+                let open = &mut covers.open;
                 // The cheap bound first (most king squares end there), from each square's
                 // nearest piece: one that reaches no flight within the budget is farther
                 // than the budget from each, so it changes no answer of the bound.
@@ -1210,8 +1231,10 @@ impl Reach {
                     }
                 }
             }
-            let (scratch, data) = (&mut covers.scratch, &mut covers.data);
-            self.winner_covers(forms, (winner, king, taken, checks), w, k, scratch, data);
+            SCRATCH.with_borrow_mut(|scratch| {
+                let data = &mut covers.data;
+                self.winner_covers(forms, (winner, king, taken, checks), w, k, scratch, data);
+            });
             covers.ranges[k as usize] = (start as u32, covers.data.len() as u32);
             covers.done |= bb(k);
         }
@@ -1721,7 +1744,6 @@ impl Reach {
             opts,
             opt_best,
             old,
-            ..
         } = scratch;
         DP_BEST.with_borrow_mut(|best| {
             states.clear();
@@ -1850,10 +1872,10 @@ impl Reach {
             | u64::from(is_king);
         let slot = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 52) as usize;
         let hit = OPTIONS.with_borrow(|kept| {
-            let e = kept.get(slot).filter(|e| e.key == key)?;
+            let e = kept.get(slot).filter(|e| kept_key(e) == key)?;
             opts.clear();
             opts.extend(
-                e.opts[..e.len as usize]
+                e[3..3 + e[2] as usize]
                     .iter()
                     .map(|&x| ((x >> 8) as usize, x as u8)),
             );
@@ -1876,12 +1898,11 @@ impl Reach {
         if kept <= OPTS_KEPT {
             OPTIONS.with_borrow_mut(|all| {
                 if all.is_empty() {
-                    all.resize(OPT_SLOTS, KeptOptions::default());
+                    *all = vec![[0; OPTS_KEPT + 3]; OPT_SLOTS];
                 }
                 let e = &mut all[slot];
-                e.key = key;
-                e.len = kept as u8;
-                for (x, &(m, c)) in e.opts.iter_mut().zip(opts.iter()) {
+                (e[0], e[1], e[2]) = (key as u32, (key >> 32) as u32, kept as u32);
+                for (x, &(m, c)) in e[3..].iter_mut().zip(opts.iter()) {
                     *x = (m as u32) << 8 | u32::from(c);
                 }
             });
@@ -2282,7 +2303,7 @@ mod tests {
 
     #[test]
     fn distances_on_an_empty_board() {
-        let r = Reach::new(&ORTHODOX_PROMOTIONS, HelpCuts::ALL);
+        let r = Reach::new(&ORTHODOX_PROMOTIONS, HelpCuts::ALL, &ALL_KINDS);
         let kn = &r.occupy[idx(Color::White, Kind::Knight)][sq("a1")];
         assert_eq!(kn[0], bb(sq("a1") as u8));
         assert!(kn[1] & bb(sq("b3") as u8) != 0);
@@ -2313,7 +2334,7 @@ mod tests {
     /// (Sd6-b5) fills the king's last open flight, and Sf2-e4 mates.
     #[test]
     fn a_king_that_stays_costs_nothing() {
-        let r = Reach::new(&ORTHODOX_PROMOTIONS, HelpCuts::ALL);
+        let r = Reach::new(&ORTHODOX_PROMOTIONS, HelpCuts::ALL, &ALL_KINDS);
         let pos = Position::from_fen("8/8/1qbn3K/2kr4/1rpn4/8/5N2/8 b - - 0 1").unwrap();
         assert!(r.goal_possible(&pos, Color::Black, 1, 1, true));
         // With no move left, the open flight b5 stays open.
@@ -2327,7 +2348,7 @@ mod tests {
     /// g5 (first) or by the king on its way (second), and goes when it cannot.
     #[test]
     fn a_square_attacked_where_the_attacker_stands_needs_it_taken() {
-        let r = Reach::new(&ORTHODOX_PROMOTIONS, HelpCuts::ALL);
+        let r = Reach::new(&ORTHODOX_PROMOTIONS, HelpCuts::ALL, &ALL_KINDS);
         let h8 = bb(63);
         let by_knight = Position::from_fen("6k1/5Npp/8/6n1/8/2K5/8/4R3 b - - 0 1").unwrap();
         assert_ne!(r.king_squares(&by_knight, Color::Black, 1, 2, true) & h8, 0);
@@ -2419,7 +2440,7 @@ mod tests {
 
     /// Does a picture of Black mated in `fen` fit with White's moves `w` and Black's `l`?
     fn mate_pictured(fen: &str, w: u32, l: u32) -> bool {
-        let r = Reach::new(&ORTHODOX_PROMOTIONS, HelpCuts::ALL);
+        let r = Reach::new(&ORTHODOX_PROMOTIONS, HelpCuts::ALL, &ALL_KINDS);
         let pos = Position::from_fen(fen).unwrap();
         r.final_possible(&pos, Color::Black, w, l, true, !0)
     }
@@ -2443,7 +2464,7 @@ mod tests {
     /// move can capture only one of them; a white rook could pin the other.
     #[test]
     fn free_pieces_must_be_captured_pinned_or_blocked() {
-        let r = Reach::new(&ORTHODOX_PROMOTIONS, HelpCuts::ALL);
+        let r = Reach::new(&ORTHODOX_PROMOTIONS, HelpCuts::ALL, &ALL_KINDS);
         let free = Position::from_fen("kn6/8/1K6/8/3b4/8/8/8 b - - 0 1").unwrap();
         assert!(!r.goal_possible(&free, Color::Black, 1, 1, false));
         let one = Position::from_fen("kn6/8/1K6/8/8/8/8/8 b - - 0 1").unwrap();
@@ -2459,7 +2480,7 @@ mod tests {
     /// on any square it can walk to, though each flight is attacked from somewhere.
     #[test]
     fn one_rook_square_covers_one_line() {
-        let r = Reach::new(&ORTHODOX_PROMOTIONS, HelpCuts::ALL);
+        let r = Reach::new(&ORTHODOX_PROMOTIONS, HelpCuts::ALL, &ALL_KINDS);
         let pos = Position::from_fen("k7/8/8/8/8/8/7R/7K b - - 0 1").unwrap();
         let squares = r.king_squares(&pos, Color::Black, 2, 2, true);
         assert_ne!(squares, 0);
@@ -2477,7 +2498,7 @@ mod tests {
     /// on a3 (from b1, c2, c4 or b5) guards none of them.
     #[test]
     fn the_winner_moves_are_counted_together() {
-        let r = Reach::new(&ORTHODOX_PROMOTIONS, HelpCuts::ALL);
+        let r = Reach::new(&ORTHODOX_PROMOTIONS, HelpCuts::ALL, &ALL_KINDS);
         let pos = Position::from_fen("1b4b1/N5K1/8/4p3/r7/k3nq2/3p4/8 b - - 0 1").unwrap();
         let all = !0;
         assert!(r.final_possible(&pos, Color::Black, 5, 5, true, all));

@@ -78,14 +78,14 @@ pub fn solve_twin(input: &SearchInput, rules: &Rules, settings: &Settings) -> Tw
     // The table starts small and grows up to `--hash` as the search fills it.
     let tt = Tt::acquire(settings.hash_mb);
     let mut engine = Engine::new(rules, stip.goal, &tt, &settings.stop);
+    let pos = start_position(input);
     if !stip.play.is_battle() {
-        engine = engine.with_help_cuts();
+        engine = engine.with_help_cuts_for(&pos);
     }
     if settings.exhaustive {
         engine = engine.exhaustive();
     }
     engine.threat_limit = settings.options.threat;
-    let pos = start_position(input);
     let mut result = empty_result(input, rules);
     if rules.other_side_in_check(&pos) {
         result
