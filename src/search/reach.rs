@@ -764,7 +764,8 @@ fn king_spread(b: Bitboard) -> Bitboard {
     side | (row << 8) | (row >> 8)
 }
 
-/// [colour][kind][from][to]: the fewest moves within `occupy`'s reach (`NONE`: never).
+/// [colour][kind][from][to]: the fewest moves within `occupy`'s reach (`NONE`: never),
+/// for the tables `used` (the others stay zero).
 fn far_table(occupy: &[Within], used: impl Fn(usize) -> bool) -> Vec<[[u8; 64]; 64]> {
     let mut far = vec![[[0; 64]; 64]; occupy.len()];
     for (i, table) in far.iter_mut().enumerate().filter(|(i, _)| used(*i)) {
@@ -814,7 +815,8 @@ fn pawn_forms_table(c: Color, promotions: &[Kind], far: &[[[u8; 64]; 64]]) -> Ve
 
 /// The tables around each king square: [colour][kind][k] the squares from which such a
 /// piece attacks `k` or a square next to it, and [colour][kind][from][k] what it attacks
-/// there from `from` (bits in the order of `around(k)`), on an empty board.
+/// there from `from` (bits in the order of `around(k)`), on an empty board, for the tables
+/// `used` (by index; the others stay zero).
 #[allow(clippy::type_complexity)]
 fn around_tables(
     attack: &[Within],
@@ -823,7 +825,7 @@ fn around_tables(
     let n = attack.len();
     let mut near_att = vec![[0; 64]; n];
     for c in [Color::White, Color::Black] {
-        for &kind in ALL_KINDS.iter().filter(|&&k| used(k as usize)) {
+        for &kind in ALL_KINDS.iter().filter(|&&k| used(idx(c, k))) {
             // Attacks on an empty board are symmetric, except the pawn's, whose
             // attackers are where the other colour's pawn would attack.
             let back = if kind == Kind::Pawn {
@@ -1733,7 +1735,7 @@ impl Reach {
     fn winner_covers(
         &self,
         forms: &[Form],
-        (winner, king, taken, record): (Color, bool, u64, bool),
+        (winner, king, taken, checks_kept): (Color, bool, u64, bool),
         w: usize,
         k: u8,
         scratch: &mut Scratch,
@@ -1751,7 +1753,7 @@ impl Reach {
             states.push(0);
             self.cover_steps(
                 forms,
-                (winner, king, taken, record),
+                (winner, king, taken, checks_kept),
                 w,
                 k,
                 (best, states, opts, opt_best, old),
@@ -1779,7 +1781,7 @@ impl Reach {
     fn cover_steps(
         &self,
         forms: &[Form],
-        (winner, king, taken, record): (Color, bool, u64, bool),
+        (winner, king, taken, checks_kept): (Color, bool, u64, bool),
         w: usize,
         k: u8,
         (best, states, opts, opt_best, old): (
@@ -1812,7 +1814,7 @@ impl Reach {
             if taken & 1 << piece != 0 {
                 continue;
             }
-            self.kept_options(group, (winner, is_king, record), w, k, opts, opt_best);
+            self.kept_options(group, (winner, is_king, checks_kept), w, k, opts, opt_best);
             // Each piece takes one of its options; a piece other than the king may also
             // be captured or attack nothing around `k`, which keeps the states as they
             // are. The king always stands somewhere, never next to `k`.
@@ -1835,8 +1837,10 @@ impl Reach {
                     let coverable = (nm >> NEEDS) & 0xFF & !later[piece as usize + 1] == 0;
                     // The same cover with a check no holder can answer is as good.
                     let other = nm | OTHER_CHECK << CHECK;
-                    let beaten =
-                        record && other != nm && best[other] != 0 && best[other] as usize <= nc + 1;
+                    let beaten = checks_kept
+                        && other != nm
+                        && best[other] != 0
+                        && best[other] as usize <= nc + 1;
                     if coverable && !beaten && (best[nm] == 0 || nc + 1 < best[nm] as usize) {
                         if best[nm] == 0 {
                             states.push(nm);
