@@ -340,11 +340,14 @@ pub struct LastMoves {
 }
 
 /// Free units of [`LastMoves`]: their squares, their number, per square the units whose
-/// only empty first square it is, and how many the winner's moves and pins can stop.
+/// only empty first square it is, per square the units not free now that a move from it
+/// frees (its own unit's square is a first square of theirs), and how many the winner's
+/// moves and pins can stop.
 struct FreeSet {
     at: Bitboard,
     count: i32,
     group: [u8; 64],
+    freed: [u8; 64],
     budget: i32,
 }
 
@@ -354,6 +357,7 @@ impl FreeSet {
             at: 0,
             count: 0,
             group: [0; 64],
+            freed: [0; 64],
             budget,
         }
     }
@@ -376,13 +380,18 @@ impl LastMoves {
     /// squares next to the king tell?
     #[inline]
     pub fn keep(&self, reach: &Reach, pos: &Position, m: crate::moves::Move) -> bool {
+        let (a, b) = (m.from as usize, m.to as usize);
         if m.from == self.king {
-            return m.kind == MoveKind::Castle || self.covered(KING[m.to as usize], self.held);
+            // A king move changes which units a pin could stop, but not which are free
+            // (the units on the squares first of theirs: `a` is emptied, `b` filled).
+            let all = &self.sets[1];
+            return m.kind == MoveKind::Castle
+                || self.covered(KING[b], self.held)
+                    && all.count - i32::from(all.group[b]) + i32::from(all.freed[a]) <= all.budget;
         }
         if !self.covered(KING[self.king as usize], self.held & !bb(m.from) | bb(m.to)) {
             return false;
         }
-        let (a, b) = (m.from as usize, m.to as usize);
         // The mover is free after its move when a first square of its moves from `b` is
         // empty (the squares empty before the move and `a`; en passant's captured pawn
         // counted as standing, which can only leave it unfree).
@@ -413,6 +422,8 @@ impl LastMoves {
             .zip([unpinnable, free])
             .all(|(set, freed)| {
                 let mut left = set.count - i32::from(set.group[b]) + i32::from(freed);
+                // The units the move frees by leaving `a`: free after it, whatever `b`.
+                left += i32::from(set.freed[a]);
                 if set.at & bb(m.from) != 0 {
                     // The mover is free no more (or counted in `group[b]` already).
                     left -= i32::from(self.single[a] != m.to);
@@ -2060,14 +2071,25 @@ impl Reach {
         let night_pins = nights != 0 || self.night_promotions;
         for x in Squares(board.by_color[loser.idx()] & !bb(ksq)) {
             let k = board.kind_at(x).expect("occupied");
-            let first = if k == Kind::Pawn {
-                bb((x as i8 + loser.forward()) as u8) & empty
-            } else {
-                self.steps[k as usize][x as usize] & empty
-            };
+            let first = self.first_squares(k, x, loser) & empty;
             if first != 0 {
                 f(x, first, self.never_pinned_still(k, x, ksq, night_pins));
             }
+        }
+    }
+
+    /// The first squares of the moves of a unit of kind `k` on `x` (side `c`) on an empty
+    /// board, captures aside: a pawn's the square in front of it.
+    fn first_squares(&self, k: Kind, x: u8, c: Color) -> Bitboard {
+        if k == Kind::Pawn {
+            let ahead = x as i8 + c.forward();
+            if (0..64).contains(&ahead) {
+                bb(ahead as u8)
+            } else {
+                0
+            }
+        } else {
+            self.steps[k as usize][x as usize]
         }
     }
 
@@ -2099,7 +2121,9 @@ impl Reach {
     /// it: which of the loser's moves can be followed by a stalemate? (`None` where the
     /// cuts do not apply.) After a move from `a` to `b` of a piece other than the king the
     /// king stays, whether a pin could stop a unit stays as it is, and a free unit (not
-    /// the mover) stays free unless `b` was its only empty first square; with no loser move
+    /// the mover) stays free unless `b` was its only empty first square, a unit not free
+    /// becomes free when `a` is a first square of its moves; a king move leaves the free
+    /// units as that rule says too, though not which a pin could stop. With no loser move
     /// left, [`Self::units_can_be_stopped`] then needs at most `w` free units that no pin
     /// could stop and at most `w` plus the pinners free units in all (the mover captures
     /// pinners, if anything). So a move leaving more is dropped before it is played (the
@@ -2160,6 +2184,20 @@ impl Reach {
                 }
             }
         });
+        // A unit not free now, one of whose first squares holds its own unit `a`, is free
+        // once that unit moves (the square is empty then; nothing lands on it). Whether a
+        // pin could stop it is judged with the winner's pieces as they are: a capture only
+        // takes pinners away.
+        let own = board.by_color[loser.idx()];
+        for x in Squares(own & !bb(ksq) & !last.sets[1].at) {
+            let k = board.kind_at(x).expect("occupied");
+            let unpinnable = self.never_pinned_still(k, x, ksq, last.night_pins);
+            for a in Squares(self.first_squares(k, x, loser) & own) {
+                for set in &mut last.sets[usize::from(!unpinnable)..] {
+                    set.freed[a as usize] += 1;
+                }
+            }
+        }
         Some(last)
     }
 
