@@ -491,17 +491,56 @@ fn answers_checks(others: &[(Kind, u8)]) -> bool {
     others.iter().any(|u| u.0 != Kind::Pawn)
 }
 
+/// The squares ahead of `x` on its file, as seen by a pawn of side `c` (the square in
+/// front of it included).
+fn file_ahead(x: u8, c: Color) -> Bitboard {
+    let file = 0x0101_0101_0101_0101u64 << crate::core::square::file_of(x);
+    let above = if x == 63 { 0 } else { !0u64 << (x + 1) };
+    file & if c == Color::White {
+        above
+    } else {
+        !above & !bb(x)
+    }
+}
+
+/// The squares a pawn of side `c` on `x` could capture on, or beside which an enemy pawn
+/// could be taken en passant: the files next to it, level with it and ahead.
+fn capture_cone(x: u8, c: Color) -> Bitboard {
+    let f = crate::core::square::file_of(x);
+    let mut files = 0;
+    if f > 0 {
+        files |= 0x0101_0101_0101_0101u64 << (f - 1);
+    }
+    if f < 7 {
+        files |= 0x0101_0101_0101_0101u64 << (f + 1);
+    }
+    let r = crate::core::square::rank_of(x);
+    let level_and_ahead = if c == Color::White {
+        !0u64 << (8 * r)
+    } else {
+        !0u64 >> (8 * (7 - r))
+    };
+    files & level_and_ahead
+}
+
 /// The winner's pieces that could pin a loser piece in the final position, at most one
-/// each: its riders, and its pawns that can still promote (with `w` moves left).
+/// each: its riders, and its pawns that can still promote with `w` moves left (each move
+/// of a pawn takes it one rank ahead, the double step from its second rank two).
 fn pinners(pos: &Position, winner: Color, w: usize) -> usize {
     let board = &pos.board;
     Squares(board.by_color[winner.idx()])
         .filter(|&s| {
             let parts = board.kind_at(s).expect("occupied").parts();
             let rider = parts & (part::BISHOP | part::ROOK | part::NIGHT) != 0;
-            rider || parts & part::PAWN != 0 && 7 - winner.relative_rank(s) as usize <= w + 1
+            rider || parts & part::PAWN != 0 && promotion_moves(winner, s) <= w
         })
         .count()
+}
+
+/// The fewest moves a pawn of side `c` on `s` needs to promote.
+fn promotion_moves(c: Color, s: u8) -> usize {
+    let r = c.relative_rank(s) as usize;
+    7 - r - usize::from(r == 1)
 }
 
 /// What a winner piece can be at the end (its kind then), with the moves it takes to
@@ -1040,7 +1079,7 @@ impl Reach {
         if squares != 0 && self.standing_checks && w == 1 && l >= 1 {
             squares &= !self.checked_before(pos, loser, l, &layers);
         }
-        let immobile = || !self.immobile || self.others_can_be_immobile(pos, loser, w, l, &layers);
+        let immobile = || !self.immobile || self.all_can_be_immobile(pos, loser, (w, l), &layers);
         if squares != 0 && (mate || immobile()) {
             squares
         } else {
@@ -1952,6 +1991,167 @@ impl Reach {
         }
     }
 
+    /// Stalemate: the loser's *hard* pawns. A pawn on `x` of the loser (`l` moves left; the
+    /// winner `w`) is hard when the square in front of it is empty and
+    /// - no square ahead of it on its file is occupied (it cannot walk up to a unit),
+    /// - no winner unit other than the king can reach, within `w` moves on an empty board
+    ///   (promotions included), a square of the files next to it level with it or ahead of
+    ///   it (it never captures, en passant included), and
+    /// - it cannot promote into a piece that gets walled in: no square it can stand on as
+    ///   a promotion piece within `dx` moves has first squares the loser's units fill
+    ///   within the other `l - dx` (as [`Self::can_be_blocked`] asks).
+    ///
+    /// In a stalemate a hard pawn is then captured (a winner move), pinned (a pinner), or a
+    /// pawn on its file whose front square, empty now, holds a unit: some move lands there
+    /// first. That first landing is a winner move that captures nothing (a move onto an
+    /// empty square; a winner's en passant lands behind a pawn that came from its start
+    /// square, which no pawn of its side stands behind), or a loser move by a unit other
+    /// than a pawn (a loser pawn lands only ahead of itself on its file, where a hard pawn
+    /// has nothing ahead, or by a capture onto a square someone reached first). Hard pawns
+    /// stand on distinct files (the rear of two on one file has one ahead), so their front
+    /// squares differ: each needs an event of its own. The loser's moves can be such first
+    /// landings only when one of its units other than a pawn reaches a square `j + 1` ahead
+    /// of a hard pawn within `l - j` moves (the pawn walking `j`), or one of its pawns can
+    /// promote with a move to spare; then at most `l` of them. So the hard pawns number at
+    /// most `w` plus the pinners plus those landings. The winner's moves and pins are
+    /// shared with the loser's pieces that must be captured or pinned
+    /// ([`Self::stuck_pieces`]): false where the hard pawns need more than `room` of them.
+    fn hard_pawns(
+        &self,
+        pos: &Position,
+        loser: Color,
+        (w, l): (usize, usize),
+        lone: Bitboard,
+        room: usize,
+    ) -> bool {
+        if lone.count_ones() as usize <= room {
+            return true;
+        }
+        let board = &pos.board;
+        let winner = loser.flip();
+        // Squares some winner unit other than the king can stand on within `w` moves.
+        let mut winner_reach = 0;
+        for u in Squares(board.by_color[winner.idx()] & !bb(pos.king(winner))) {
+            let kind = board.kind_at(u).expect("occupied");
+            winner_reach |= self.occupy[idx(winner, kind)][u as usize][w];
+        }
+        // Hard for sure (too far to promote), and hard unless promoting walls them in.
+        let (mut sure, mut open) = (0, 0);
+        for x in Squares(lone) {
+            if capture_cone(x, loser) & winner_reach == 0 {
+                if promotion_moves(loser, x) > l {
+                    sure |= bb(x);
+                } else {
+                    open |= bb(x);
+                }
+            }
+        }
+        let need = |hard: Bitboard| {
+            let landings = if self.loser_lands_ahead(pos, loser, l, hard) {
+                l
+            } else {
+                0
+            };
+            (hard.count_ones() as usize).saturating_sub(landings)
+        };
+        if need(sure) > room {
+            return false;
+        }
+        if open == 0 || need(sure | open) <= room {
+            return true;
+        }
+        let walled = Squares(open)
+            .filter(|&x| self.promotes_walled(pos, x, loser, l))
+            .fold(0, |b, x| b | bb(x));
+        need(sure | open & !walled) <= room
+    }
+
+    /// Stalemate: can the loser's pieces and its hard pawns all be stopped? Each piece with
+    /// no square to be walled in on ([`Self::stuck_pieces`]) and each hard pawn beyond the
+    /// loser's landings ([`Self::hard_pawns`]) takes a winner move (a capture, or for a
+    /// pawn a first landing in front of it: one or the other, never both) or a pinner.
+    fn all_can_be_immobile(
+        &self,
+        pos: &Position,
+        loser: Color,
+        (w, l): (usize, usize),
+        layers: &[Bitboard; MAX_D + 1],
+    ) -> bool {
+        let stuck = self.stuck_pieces(pos, loser, l, layers);
+        let lone = self.lone_pawns(pos, loser);
+        if stuck == 0 && lone.count_ones() as usize <= w {
+            return true;
+        }
+        let room = w + pinners(pos, loser.flip(), w);
+        stuck <= room && self.hard_pawns(pos, loser, (w, l), lone, room - stuck)
+    }
+
+    /// The loser's pawns with no unit ahead of them on their file (the candidates for
+    /// [`Self::hard_pawns`]).
+    fn lone_pawns(&self, pos: &Position, loser: Color) -> Bitboard {
+        let board = &pos.board;
+        let occupied = board.occupied();
+        let pawns = board.by_color[loser.idx()] & board.by_part[crate::core::board::PAWN_IDX];
+        Squares(pawns)
+            .filter(|&x| {
+                board.kind_at(x) == Some(Kind::Pawn) && file_ahead(x, loser) & occupied == 0
+            })
+            .fold(0, |b, x| b | bb(x))
+    }
+
+    /// Can the loser's pawn on `x`, which never captures, promote (by its pushes) into a
+    /// piece walled in within `l` moves ([`Self::hard_pawns_can_be_stopped`])? The walls
+    /// are filled by its side's other units (`near[d]`: squares those units, the pawn
+    /// aside, can stand on within d moves).
+    fn promotes_walled(&self, pos: &Position, x: u8, loser: Color, l: usize) -> bool {
+        let r = loser.relative_rank(x) as usize;
+        let pushes = promotion_moves(loser, x);
+        if pushes > l || self.promotions.is_empty() {
+            return false;
+        }
+        let q = (x as i32 + loser.forward() as i32 * (7 - r) as i32) as usize;
+        let board = &pos.board;
+        let ksq = pos.king(loser);
+        let mut near = [0; MAX_D + 1];
+        for u in Squares(board.by_color[loser.idx()] & !bb(x)) {
+            let t = if u == ksq {
+                &self.ball[u as usize]
+            } else {
+                &self.occupy[idx(loser, board.kind_at(u).expect("occupied"))][u as usize]
+            };
+            for (n, &b) in near.iter_mut().zip(t.iter()).take(l + 1) {
+                *n |= b;
+            }
+        }
+        self.promotions.iter().any(|&kind| {
+            let from = &self.occupy[idx(loser, kind)][q];
+            let occ: [Bitboard; MAX_D + 1] =
+                std::array::from_fn(|d| if d < pushes { 0 } else { from[d - pushes] });
+            self.can_be_blocked(kind, &occ, l, &near)
+        })
+    }
+
+    /// Can a loser move land first in front of one of the hard pawns on `hard`
+    /// ([`Self::hard_pawns_can_be_stopped`]): a unit other than a pawn reaching the square
+    /// `j + 1` ahead of one within `l - j` moves, or a pawn promoting with a move to spare?
+    fn loser_lands_ahead(&self, pos: &Position, loser: Color, l: usize, hard: Bitboard) -> bool {
+        let board = &pos.board;
+        let fwd = loser.forward();
+        Squares(board.by_color[loser.idx()]).any(|u| {
+            let kind = board.kind_at(u).expect("occupied");
+            let row = &self.far[idx(loser, kind)][u as usize];
+            if kind == Kind::Pawn {
+                return promotion_moves(loser, u) < l;
+            }
+            Squares(hard).any(|x| {
+                (0..l).any(|j| {
+                    let s = x as i32 + fwd as i32 * (j as i32 + 1);
+                    (0..64).contains(&s) && row[s as usize] as usize + j <= l
+                })
+            })
+        })
+    }
+
     /// Stalemate: in the final position each of the loser's pieces other than its king and
     /// its pawns (a non-pawn piece stays one until captured) cannot move. Such a piece is
     /// captured (one winner move each), pinned (one winning line piece each: a piece with a
@@ -1959,15 +2159,15 @@ impl Reach {
     /// moves holds one of the loser's own pieces. The last needs a square `s` it reaches in
     /// `dx` moves whose first squares `T` other pieces fill with the remaining `l - dx`
     /// moves; on an empty board each square `t` of `T` costs at least the moves of the
-    /// nearest piece that can get there (king included), and the sum must fit.
-    fn others_can_be_immobile(
+    /// nearest piece that can get there (king included), and the sum must fit. The number
+    /// of pieces with no such square, each to be captured or pinned.
+    fn stuck_pieces(
         &self,
         pos: &Position,
         loser: Color,
-        w: usize,
         l: usize,
         layers: &[Bitboard; MAX_D + 1],
-    ) -> bool {
+    ) -> usize {
         let board = &pos.board;
         let ksq = pos.king(loser);
         let others = Squares(board.by_color[loser.idx()] & !bb(ksq))
@@ -1988,7 +2188,7 @@ impl Reach {
                 stuck += 1;
             }
         }
-        stuck == 0 || stuck <= w + pinners(pos, loser.flip(), w)
+        stuck
     }
 
     /// Stalemate, every piece moving alone: can each of the loser's units (king aside)
@@ -2515,6 +2715,30 @@ mod tests {
         assert!(r.goal_possible(&pinner, Color::Black, 1, 1, false));
         // With more moves the cut no longer decides.
         assert!(r.goal_possible(&free, Color::Black, 4, 6, false));
+    }
+
+    /// Hard pawns: a pawn with nothing ahead on its file, nothing to capture and no
+    /// walled-in promotion is stopped only by a winner move, a pinner or a landing in
+    /// front of it. Black's b2, d2 and f4 are hard here and White has two moves, Black one
+    /// that lands in front of none: no stalemate. With a2 beside b2, a2 promotes to a
+    /// bishop walled in by b2 and is not hard; b2 and f4 are, two for White's two moves.
+    #[test]
+    fn hard_pawns_need_a_move_each() {
+        let r = Reach::new(&ORTHODOX_PROMOTIONS, HelpCuts::ALL, &ALL_KINDS);
+        let three = Position::from_fen("8/8/8/5K2/1P3p2/8/1p1p3k/6b1 w - - 0 1").unwrap();
+        assert!(!r.goal_possible(&three, Color::Black, 2, 1, false));
+        // With three winner moves, or a knight that can reach a square each pawn could
+        // take on, the count no longer decides.
+        assert!(r.goal_possible(&three, Color::Black, 3, 1, false));
+        let knight = Position::from_fen("8/8/8/5K2/1PN2p2/8/1p1p3k/6b1 w - - 0 1").unwrap();
+        assert!(r.goal_possible(&knight, Color::Black, 2, 1, false));
+        // Black's king can step in front of b2 or d2: one of them is not White's to stop.
+        let king = Position::from_fen("8/8/8/5K2/1P3p2/8/1pkp4/8 w - - 0 1").unwrap();
+        assert!(r.goal_possible(&king, Color::Black, 2, 1, false));
+        let walled = Position::from_fen("8/8/8/5K2/1P3p2/8/pp5k/8 w - - 0 1").unwrap();
+        assert!(r.goal_possible(&walled, Color::Black, 2, 1, false));
+        let lone = Position::from_fen("8/8/8/5K2/1P3p2/8/p1p4k/8 w - - 0 1").unwrap();
+        assert!(!r.goal_possible(&lone, Color::Black, 2, 1, false));
     }
 
     /// One final position: a rook on one square covers one line, not every square it can
