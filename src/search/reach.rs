@@ -2069,7 +2069,8 @@ impl Reach {
     /// Stalemate: can the loser's pieces and its hard pawns all be stopped? Each piece with
     /// no square to be walled in on ([`Self::stuck_pieces`]) and each hard pawn beyond the
     /// loser's landings ([`Self::hard_pawns`]) takes a winner move (a capture, or for a
-    /// pawn a first landing in front of it: one or the other, never both) or a pinner.
+    /// pawn a first landing in front of it: one or the other, never both) or a pinner; a
+    /// piece nothing can capture ([`Self::uncapturable`]) a pinner.
     fn all_can_be_immobile(
         &self,
         pos: &Position,
@@ -2077,13 +2078,44 @@ impl Reach {
         (w, l): (usize, usize),
         layers: &[Bitboard; MAX_D + 1],
     ) -> bool {
-        let stuck = self.stuck_pieces(pos, loser, l, layers);
+        let stuck_at = self.stuck_pieces(pos, loser, l, layers);
         let lone = self.lone_pawns(pos, loser);
-        if stuck == 0 && lone.count_ones() as usize <= w {
+        if stuck_at == 0 && lone.count_ones() as usize <= w {
             return true;
         }
-        let room = w + pinners(pos, loser.flip(), w);
-        stuck <= room && self.hard_pawns(pos, loser, (w, l), lone, room - stuck)
+        let pins = pinners(pos, loser.flip(), w);
+        let stuck = stuck_at.count_ones() as usize;
+        stuck <= w + pins
+            && self.uncapturable(pos, loser, (w, l), stuck_at) <= pins
+            && self.hard_pawns(pos, loser, (w, l), lone, w + pins - stuck)
+    }
+
+    /// How many of the loser's units on `units` no winner unit can capture: none of the
+    /// winner's units (its king included) can reach, within `w` moves on an empty board, a
+    /// square the unit can stand on within `l`. Such a unit, to be stopped by a capture or
+    /// a pin, takes a pinner.
+    fn uncapturable(
+        &self,
+        pos: &Position,
+        loser: Color,
+        (w, l): (usize, usize),
+        units: Bitboard,
+    ) -> usize {
+        if units == 0 {
+            return 0;
+        }
+        let board = &pos.board;
+        let winner = loser.flip();
+        let reach = Squares(board.by_color[winner.idx()]).fold(0, |r, u| {
+            let kind = board.kind_at(u).expect("occupied");
+            r | self.occupy[idx(winner, kind)][u as usize][w]
+        });
+        Squares(units)
+            .filter(|&x| {
+                let kind = board.kind_at(x).expect("occupied");
+                self.occupy[idx(loser, kind)][x as usize][l] & reach == 0
+            })
+            .count()
     }
 
     /// The loser's pawns with no unit ahead of them on their file (the candidates for
@@ -2167,7 +2199,7 @@ impl Reach {
         loser: Color,
         l: usize,
         layers: &[Bitboard; MAX_D + 1],
-    ) -> usize {
+    ) -> Bitboard {
         let board = &pos.board;
         let ksq = pos.king(loser);
         let others = Squares(board.by_color[loser.idx()] & !bb(ksq))
@@ -2185,7 +2217,7 @@ impl Reach {
                 n
             });
             if !self.can_be_blocked(k, &self.occupy[idx(loser, k)][x as usize], l, near) {
-                stuck += 1;
+                stuck |= bb(x);
             }
         }
         stuck
@@ -2739,6 +2771,20 @@ mod tests {
         assert!(r.goal_possible(&walled, Color::Black, 2, 1, false));
         let lone = Position::from_fen("8/8/8/5K2/1P3p2/8/p1p4k/8 w - - 0 1").unwrap();
         assert!(!r.goal_possible(&lone, Color::Black, 2, 1, false));
+    }
+
+    /// A piece that must be captured or pinned, where no winner unit can reach a square it
+    /// can stand on, takes a pinner: the queen on d1 here, with White's one move left.
+    /// A knight that can take it on d1 leaves the position open.
+    #[test]
+    fn a_piece_nothing_can_take_needs_a_pinner() {
+        let r = Reach::new(&ORTHODOX_PROMOTIONS, HelpCuts::ALL, &ALL_KINDS);
+        let far = Position::from_fen("7k/5K1p/7P/8/8/8/8/3q4 w - - 0 1").unwrap();
+        assert!(!r.goal_possible(&far, Color::Black, 1, 0, false));
+        let knight = Position::from_fen("7k/5K1p/7P/8/8/8/1N6/3q4 w - - 0 1").unwrap();
+        assert!(r.goal_possible(&knight, Color::Black, 1, 0, false));
+        let rook = Position::from_fen("7k/5K1p/7P/8/8/8/R7/3q4 w - - 0 1").unwrap();
+        assert!(r.goal_possible(&rook, Color::Black, 1, 0, false));
     }
 
     /// One final position: a rook on one square covers one line, not every square it can
