@@ -96,7 +96,7 @@ pub struct Reach {
     around: [([u8; 9], usize); 64],
     /// This set of tables' number (see `COVERS`).
     id: u64,
-    /// Stalemate: is the immobile-pieces test sound here (see `others_can_be_immobile`)?
+    /// Stalemate: is the immobile-pieces test sound here (see `all_can_be_immobile`)?
     immobile: bool,
     /// Are a side's moves shared among its pieces (`HelpCuts::shared_moves`)?
     shared: bool,
@@ -2035,7 +2035,9 @@ impl Reach {
             let kind = board.kind_at(u).expect("occupied");
             winner_reach |= self.occupy[idx(winner, kind)][u as usize][w];
         }
-        // Hard for sure (too far to promote), and hard unless promoting walls them in.
+        // Hard for sure (too far to promote), and hard unless promoting walls them in. Any
+        // set of hard pawns obeys the count, its landings asked of it alone, so those hard
+        // for sure may rule the position out before a promotion is looked at.
         let (mut sure, mut open) = (0, 0);
         for x in Squares(lone) {
             if capture_cone(x, loser) & winner_reach == 0 {
@@ -2132,7 +2134,7 @@ impl Reach {
     }
 
     /// Can the loser's pawn on `x`, which never captures, promote (by its pushes) into a
-    /// piece walled in within `l` moves ([`Self::hard_pawns_can_be_stopped`])? The walls
+    /// piece walled in within `l` moves ([`Self::hard_pawns`])? The walls
     /// are filled by its side's other units (`near[d]`: squares those units, the pawn
     /// aside, can stand on within d moves).
     fn promotes_walled(&self, pos: &Position, x: u8, loser: Color, l: usize) -> bool {
@@ -2164,7 +2166,7 @@ impl Reach {
     }
 
     /// Can a loser move land first in front of one of the hard pawns on `hard`
-    /// ([`Self::hard_pawns_can_be_stopped`]): a unit other than a pawn reaching the square
+    /// ([`Self::hard_pawns`]): a unit other than a pawn reaching the square
     /// `j + 1` ahead of one within `l - j` moves, or a pawn promoting with a move to spare?
     fn loser_lands_ahead(&self, pos: &Position, loser: Color, l: usize, hard: Bitboard) -> bool {
         let board = &pos.board;
