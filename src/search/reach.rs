@@ -491,10 +491,13 @@ fn answers_checks(others: &[(Kind, u8)]) -> bool {
     others.iter().any(|u| u.0 != Kind::Pawn)
 }
 
+/// The a-file.
+const FILE_A: Bitboard = 0x0101_0101_0101_0101;
+
 /// The squares ahead of `x` on its file, as seen by a pawn of side `c` (the square in
 /// front of it included).
 fn file_ahead(x: u8, c: Color) -> Bitboard {
-    let file = 0x0101_0101_0101_0101u64 << crate::core::square::file_of(x);
+    let file = FILE_A << crate::core::square::file_of(x);
     let above = if x == 63 { 0 } else { !0u64 << (x + 1) };
     file & if c == Color::White {
         above
@@ -509,10 +512,10 @@ fn capture_cone(x: u8, c: Color) -> Bitboard {
     let f = crate::core::square::file_of(x);
     let mut files = 0;
     if f > 0 {
-        files |= 0x0101_0101_0101_0101u64 << (f - 1);
+        files |= FILE_A << (f - 1);
     }
     if f < 7 {
-        files |= 0x0101_0101_0101_0101u64 << (f + 1);
+        files |= FILE_A << (f + 1);
     }
     let r = crate::core::square::rank_of(x);
     let level_and_ahead = if c == Color::White {
@@ -2027,14 +2030,10 @@ impl Reach {
         if lone.count_ones() as usize <= room {
             return true;
         }
-        let board = &pos.board;
         let winner = loser.flip();
         // Squares some winner unit other than the king can stand on within `w` moves.
-        let mut winner_reach = 0;
-        for u in Squares(board.by_color[winner.idx()] & !bb(pos.king(winner))) {
-            let kind = board.kind_at(u).expect("occupied");
-            winner_reach |= self.occupy[idx(winner, kind)][u as usize][w];
-        }
+        let others = pos.board.by_color[winner.idx()] & !bb(pos.king(winner));
+        let winner_reach = self.reach_within(pos, winner, others, w);
         // Hard for sure (too far to promote), and hard unless promoting walls them in. Any
         // set of hard pawns obeys the count, its landings asked of it alone, so those hard
         // for sure may rule the position out before a promotion is looked at.
@@ -2087,8 +2086,9 @@ impl Reach {
         }
         let pins = pinners(pos, loser.flip(), w);
         let stuck = stuck_at.count_ones() as usize;
+        // No more stuck pieces than pinners leaves no more uncapturable ones either.
         stuck <= w + pins
-            && self.uncapturable(pos, loser, (w, l), stuck_at) <= pins
+            && (stuck <= pins || self.uncapturable(pos, loser, (w, l), stuck_at) <= pins)
             && self.hard_pawns(pos, loser, (w, l), lone, w + pins - stuck)
     }
 
@@ -2108,16 +2108,22 @@ impl Reach {
         }
         let board = &pos.board;
         let winner = loser.flip();
-        let reach = Squares(board.by_color[winner.idx()]).fold(0, |r, u| {
-            let kind = board.kind_at(u).expect("occupied");
-            r | self.occupy[idx(winner, kind)][u as usize][w]
-        });
+        let reach = self.reach_within(pos, winner, board.by_color[winner.idx()], w);
         Squares(units)
             .filter(|&x| {
                 let kind = board.kind_at(x).expect("occupied");
                 self.occupy[idx(loser, kind)][x as usize][l] & reach == 0
             })
             .count()
+    }
+
+    /// The squares the units of side `c` on `units` can stand on within `d` moves, on an
+    /// empty board (pawns promoting on the way).
+    fn reach_within(&self, pos: &Position, c: Color, units: Bitboard, d: usize) -> Bitboard {
+        Squares(units).fold(0, |r, u| {
+            let kind = pos.board.kind_at(u).expect("occupied");
+            r | self.occupy[idx(c, kind)][u as usize][d]
+        })
     }
 
     /// The loser's pawns with no unit ahead of them on their file (the candidates for
@@ -2173,10 +2179,10 @@ impl Reach {
         let fwd = loser.forward();
         Squares(board.by_color[loser.idx()]).any(|u| {
             let kind = board.kind_at(u).expect("occupied");
-            let row = &self.far[idx(loser, kind)][u as usize];
             if kind == Kind::Pawn {
                 return promotion_moves(loser, u) < l;
             }
+            let row = &self.far[idx(loser, kind)][u as usize];
             Squares(hard).any(|x| {
                 (0..l).any(|j| {
                     let s = x as i32 + fwd as i32 * (j as i32 + 1);
