@@ -253,6 +253,12 @@ struct Covers {
     data: Vec<(u16, u8)>,
     /// [`Reach::loser_holds`]: the flight sets a cover leaves open.
     open: Vec<u16>,
+    /// Per king square in `leaves_done`, the range of `leaves` holding what the covers
+    /// leave the loser to do there ([`minimal_leaves`]), for mate when `leaves_mate`.
+    leaves_done: Bitboard,
+    leaves_mate: bool,
+    leaves_ranges: Vec<(u32, u32)>,
+    leaves: Vec<u16>,
 }
 
 const COVER_SLOTS: usize = 1024;
@@ -266,7 +272,76 @@ impl Covers {
             self.done = 0;
             self.data.clear();
             self.ranges.resize(64, (0, 0));
+            self.leaves_done = 0;
+            self.leaves.clear();
+            self.leaves_ranges.resize(64, (0, 0));
         }
+    }
+
+    /// The range of `leaves` for the king square `k` (its covers: `data[a..b]`, with `n`
+    /// flights), made at the first call.
+    fn leaves_around(
+        &mut self,
+        k: u8,
+        n: usize,
+        (a, b): (usize, usize),
+        mate: bool,
+    ) -> (usize, usize) {
+        if self.leaves_mate != mate {
+            self.leaves_mate = mate;
+            self.leaves_done = 0;
+            self.leaves.clear();
+        }
+        if self.leaves_done & bb(k) == 0 {
+            let start = self.leaves.len();
+            minimal_leaves(k, n, &self.data[a..b], mate, &mut self.leaves);
+            self.leaves_ranges[k as usize] = (start as u32, self.leaves.len() as u32);
+            self.leaves_done |= bb(k);
+        }
+        let (a, b) = self.leaves_ranges[k as usize];
+        (a as usize, b as usize)
+    }
+}
+
+/// What the winner's covers `states` around `k` (with `n` flights) leave the loser to do,
+/// appended to `out`: per cover (for mate, one that attacks `k`), the flights it leaves
+/// open, with the cover's check code from bit [`OUT_CHECK`] for mate where the check has
+/// an answer square ([`answer_square`]; 0 otherwise, and always for stalemate). An entry
+/// is left out where another has its open flights inside the entry's and no answer square
+/// or the same check: every reader ([`Reach::least_bound`], [`Reach::loser_holds`]) that
+/// finds the loser able to do the larger entry finds it able to do the smaller (fewer
+/// flights to hold by distinct units, each at no greater cost; the same pieces barred by
+/// the same check's answer, or none), so the answers are the same as with every cover.
+fn minimal_leaves(k: u8, n: usize, states: &[(u16, u8)], mate: bool, out: &mut Vec<u16>) {
+    let start = out.len();
+    let all_flights = (1usize << n) - 1;
+    // Does `v` imply `u`: its open flights inside `u`'s, and no check or the same one?
+    let implies = |v: u16, u: u16| {
+        v & !u & COVER as u16 == 0 && (v >> OUT_CHECK == 0 || v >> OUT_CHECK == u >> OUT_CHECK)
+    };
+    for &(m, _) in states {
+        let m = usize::from(m);
+        if mate && m & 1 << n == 0 {
+            continue;
+        }
+        let code = if mate && answer_square(k, m >> OUT_CHECK).is_some() {
+            m >> OUT_CHECK
+        } else {
+            0
+        };
+        let u = ((all_flights & !m) | code << OUT_CHECK) as u16;
+        if out[start..].iter().any(|&v| implies(v, u)) {
+            continue;
+        }
+        let mut i = start;
+        while i < out.len() {
+            if implies(u, out[i]) {
+                out.swap_remove(i);
+            } else {
+                i += 1;
+            }
+        }
+        out.push(u);
     }
 }
 
@@ -1212,16 +1287,18 @@ impl Reach {
                     w,
                     k,
                 );
-                let states = &covers.data[a..b];
+                let n = self.around[k as usize].1;
+                let (a, b) = covers.leaves_around(k, n, (a, b), mate);
+                let leaves = &covers.leaves[a..b];
                 let open = &mut covers.open;
                 // The cheap bound first (most king squares end there), from each square's
                 // nearest piece: one that reaches no flight within the budget is farther
                 // than the budget from each, so it changes no answer of the bound.
-                let (least, at_once) = self.least_bound(&near, k, states, (mate, &pos.board));
+                let (least, at_once) = self.least_bound(&near, k, leaves, &pos.board);
                 let holds = |budget: usize, open: &mut Vec<u16>| {
                     at_once
                         || least <= budget
-                            && self.loser_holds(others, loser, k, budget, states, mate, open)
+                            && self.loser_holds(others, loser, k, budget, leaves, open)
                 };
                 if holds(l - walk, open) {
                     if !spare {
@@ -1342,23 +1419,22 @@ impl Reach {
         head.into_iter().chain(units)
     }
 
-    /// The least of the cheap bounds of [`Self::loser_holds`] over the winner's covers
-    /// `states` around `k` (for mate, those that attack `k`): the moves the loser needs
-    /// at least to hold the flights a cover leaves, each flight by its nearest piece
-    /// (`near`, per square); `usize::MAX` when no cover applies. `loser_holds` can hold
-    /// only within a budget at least this bound. The second answer: whether it holds at
-    /// once, a bound of 0 (a loser unit on each flight the cover leaves) where none of
-    /// those units could answer the cover's check ([`answer_square`]), as
-    /// `loser_holds` would find (the units on `board`).
+    /// The least of the cheap bounds of [`Self::loser_holds`] over what the winner's covers
+    /// around `k` leave (`leaves`, [`minimal_leaves`]): the moves the loser needs at least
+    /// to hold the flights a cover leaves, each flight by its nearest piece (`near`, per
+    /// square); `usize::MAX` when no cover applies. `loser_holds` can hold only within a
+    /// budget at least this bound. The second answer: whether it holds at once, a bound
+    /// of 0 (a loser unit on each flight the cover leaves) where none of those units could
+    /// answer the cover's check ([`answer_square`]), as `loser_holds` would find (the
+    /// units on `board`).
     fn least_bound(
         &self,
         near: &[u8; 64],
         k: u8,
-        states: &[(u16, u8)],
-        (mate, board): (bool, &crate::core::board::Board),
+        leaves: &[u16],
+        board: &crate::core::board::Board,
     ) -> (usize, bool) {
         let (sq, n) = self.around[k as usize];
-        let all_flights = (1usize << n) - 1;
         let nearest: [u8; 8] =
             std::array::from_fn(|i| if i < n { near[sq[i] as usize] } else { NONE });
         // With a bound of 0 a loser unit stands on each flight `u` leaves: does one of
@@ -1371,21 +1447,14 @@ impl Reach {
                     .is_some_and(|kind| self.answers(kind, f, x))
             })
         };
-        // The states of one cover come together (`Reach::winner_covers`).
-        let (mut least, mut last, mut bound) = (usize::MAX, usize::MAX, 0);
-        for &(m, _) in states {
-            let m = m as usize;
-            if mate && m & 1 << n == 0 {
-                continue;
-            }
-            let u = (all_flights & !m) as u64;
-            if m & COVER != last {
-                last = m & COVER;
-                bound = Squares(u).map(|i| nearest[i as usize] as usize).sum();
-                least = least.min(bound);
-            }
-            let answer = answer_square(k, m >> OUT_CHECK).filter(|_| mate);
-            if bound == 0 && answer.is_none_or(|x| !answered(x, u)) {
+        let mut least = usize::MAX;
+        for &e in leaves {
+            let u = u64::from(e) & COVER as u64;
+            let bound = Squares(u).map(|i| nearest[i as usize] as usize).sum();
+            least = least.min(bound);
+            if bound == 0
+                && answer_square(k, usize::from(e) >> OUT_CHECK).is_none_or(|x| !answered(x, u))
+            {
                 return (0, true);
             }
         }
@@ -1393,22 +1462,19 @@ impl Reach {
     }
 
     /// Can distinct pieces of the loser (`others`: kind and square) hold the flights of `k`
-    /// that one of the winner's covers `states` leaves (for mate, a cover that attacks `k`),
-    /// within `budget` moves in all? First the cheap bound (each flight's nearest piece),
-    /// then the exact assignment.
-    #[allow(clippy::too_many_arguments)]
+    /// that one of the winner's covers leaves (`leaves`, [`minimal_leaves`]: for mate, of
+    /// the covers that attack `k`), within `budget` moves in all? First the cheap bound
+    /// (each flight's nearest piece), then the exact assignment.
     fn loser_holds(
         &self,
         others: &[(Kind, u8)],
         loser: Color,
         k: u8,
         budget: usize,
-        states: &[(u16, u8)],
-        mate: bool,
+        leaves: &[u16],
         open: &mut Vec<u16>,
     ) -> bool {
         let (sq, n) = self.around[k as usize];
-        let all_flights = (1usize << n) - 1;
         let mut nearest = [NONE; 8];
         let mut costs = [[NONE; 8]; 16];
         let mut kinds = [Kind::Pawn; 16];
@@ -1441,16 +1507,13 @@ impl Reach {
                 .sum()
         };
         open.clear();
-        for &(m, _) in states {
-            let m = m as usize;
-            let u = all_flights & !m;
-            if (!mate || m & 1 << n != 0) && u.count_ones() as usize <= movers && bound(u) <= budget
-            {
+        for &e in leaves {
+            let u = usize::from(e) & COVER;
+            if u.count_ones() as usize <= movers && bound(u) <= budget {
                 if u == 0 || movers > costs.len() {
                     return true;
                 }
-                let check = if mate { m >> OUT_CHECK } else { 0 };
-                open.push((u | check << OUT_CHECK) as u16);
+                open.push(e);
             }
         }
         self.holders_assigned(open, (&costs[..movers], &kinds[..movers]), k, budget)
@@ -2540,7 +2603,7 @@ impl Reach {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::piece::ORTHODOX_PROMOTIONS;
+    use crate::core::piece::{ORTHODOX_PROMOTIONS, Piece};
 
     fn sq(s: &str) -> usize {
         crate::core::parse_square(s).unwrap() as usize
@@ -2718,6 +2781,120 @@ mod tests {
             2,
             1
         ));
+    }
+
+    /// A black king on `k` with up to five other black units, about half of them on its
+    /// flights.
+    fn black_units_around(r: &Reach, k: u8, next: &mut impl FnMut(u64) -> u64) -> Position {
+        let kinds = [
+            Kind::Knight,
+            Kind::Bishop,
+            Kind::Rook,
+            Kind::Queen,
+            Kind::Pawn,
+        ];
+        let (sq, n) = r.around[k as usize];
+        let mut pos = Position::from_fen("8/8/8/8/8/8/8/8 b - - 0 1").unwrap();
+        pos.board.put(k, Piece::new(Color::Black, Kind::King));
+        for _ in 0..1 + next(5) {
+            let s = if next(2) == 0 {
+                sq[next(n as u64) as usize]
+            } else {
+                next(64) as u8
+            };
+            let kind = kinds[next(5) as usize];
+            let rank = crate::core::square::rank_of(s);
+            if pos.board.is_empty(s) && !(kind == Kind::Pawn && (rank == 0 || rank == 7)) {
+                pos.board.put(s, Piece::new(Color::Black, kind));
+            }
+        }
+        pos
+    }
+
+    /// Every cover's entry of what it leaves (as [`minimal_leaves`] makes them, none left
+    /// out).
+    fn every_leaf(n: usize, states: &[(u16, u8)], mate: bool) -> Vec<u16> {
+        states
+            .iter()
+            .filter(|&&(m, _)| !mate || usize::from(m) & 1 << n != 0)
+            .map(|&(m, _)| {
+                let m = usize::from(m);
+                let code = if mate { m >> OUT_CHECK } else { 0 };
+                (((1 << n) - 1) & !m | code << OUT_CHECK) as u16
+            })
+            .collect()
+    }
+
+    /// What the covers leave with the entries another implies left out
+    /// ([`minimal_leaves`]) answers the cheap bound and the holders' test as every
+    /// cover's entry does: random black units around random king squares (several on
+    /// the flights, where the checks' answers matter), random covers with random checks,
+    /// mate and stalemate, every budget.
+    #[test]
+    fn the_least_leaves_answer_as_every_cover() {
+        let r = Reach::new(&ORTHODOX_PROMOTIONS, HelpCuts::ALL, &ALL_KINDS);
+        let mut seed = 0x51A7_E5C0_FFEE_1234u64;
+        let mut next = |n: u64| crate::core::xorshift(&mut seed) % n;
+        let (mut reduced, mut all) = (0, 0);
+        for round in 0..3000 {
+            let k = next(64) as u8;
+            let n = r.around[k as usize].1;
+            let pos = black_units_around(&r, k, &mut next);
+            let others = loser_units(&pos, Color::Black);
+            let mate = round % 4 != 0;
+            let states: Vec<(u16, u8)> = (0..1 + next(40))
+                .map(|_| {
+                    let m = next(1 << (n + 1)) as usize | usize::from(next(3) != 0) << n;
+                    (
+                        (m | (next(OTHER_CHECK as u64 + 1) as usize) << OUT_CHECK) as u16,
+                        0,
+                    )
+                })
+                .collect();
+            let mut leaves = vec![];
+            minimal_leaves(k, n, &states, mate, &mut leaves);
+            let every = every_leaf(n, &states, mate);
+            reduced += leaves.len();
+            all += every.len();
+            let mut near = [NONE; 64];
+            for &(kind, s) in others.as_slice() {
+                for (x, &d) in near
+                    .iter_mut()
+                    .zip(r.far[idx(Color::Black, kind)][s as usize].iter())
+                {
+                    *x = (*x).min(d);
+                }
+            }
+            let board = &pos.board;
+            assert_eq!(
+                r.least_bound(&near, k, &leaves, board),
+                r.least_bound(&near, k, &every, board),
+                "{} {states:?}",
+                pos.to_fen()
+            );
+            let mut open = vec![];
+            for budget in 0..=4 {
+                let held = r.loser_holds(
+                    others.as_slice(),
+                    Color::Black,
+                    k,
+                    budget,
+                    &leaves,
+                    &mut open,
+                );
+                let every_held = r.loser_holds(
+                    others.as_slice(),
+                    Color::Black,
+                    k,
+                    budget,
+                    &every,
+                    &mut open,
+                );
+                assert_eq!(held, every_held, "{} {budget} {states:?}", pos.to_fen());
+            }
+        }
+        // The reduction leaves something out.
+        assert!(reduced * 2 < all, "{reduced} of {all}");
     }
 
     /// Does a picture of Black mated in `fen` fit with White's moves `w` and Black's `l`?
