@@ -303,6 +303,23 @@ impl Covers {
     }
 }
 
+/// [u]: the bytes of a word whose bit is set in `u` (0..8) all ones, the others zero.
+const BYTES: [u64; 256] = {
+    let mut t = [0u64; 256];
+    let mut u = 0;
+    while u < 256 {
+        let mut i = 0;
+        while i < 8 {
+            if u & 1 << i != 0 {
+                t[u] |= 0xFF << (8 * i);
+            }
+            i += 1;
+        }
+        u += 1;
+    }
+    t
+};
+
 /// What the winner's covers `states` around `k` (with `n` flights) leave the loser to do,
 /// appended to `out`: per cover (for mate, one that attacks `k`), the flights it leaves
 /// open, with the cover's check code from bit [`OUT_CHECK`] for mate where the check has
@@ -1435,8 +1452,12 @@ impl Reach {
         board: &crate::core::board::Board,
     ) -> (usize, bool) {
         let (sq, n) = self.around[k as usize];
-        let nearest: [u8; 8] =
-            std::array::from_fn(|i| if i < n { near[sq[i] as usize] } else { NONE });
+        // Each flight's cost in a byte, at most 31 (more than any budget, `MAX_D`): a sum
+        // of up to eight stays within its byte, and is over every budget where the true
+        // one is.
+        let nearest = (0..n).fold(0u64, |acc, i| {
+            acc | u64::from(near[sq[i] as usize].min(31)) << (8 * i)
+        });
         // With a bound of 0 a loser unit stands on each flight `u` leaves: does one of
         // them (not a pawn) step onto `x`, answering the check?
         let answered = |x: u8, u: u64| {
@@ -1450,7 +1471,8 @@ impl Reach {
         let mut least = usize::MAX;
         for &e in leaves {
             let u = u64::from(e) & COVER as u64;
-            let bound = Squares(u).map(|i| nearest[i as usize] as usize).sum();
+            let bound = ((nearest & BYTES[u as usize & 0xFF]).wrapping_mul(0x0101_0101_0101_0101)
+                >> 56) as usize;
             least = least.min(bound);
             if bound == 0
                 && answer_square(k, usize::from(e) >> OUT_CHECK).is_none_or(|x| !answered(x, u))
