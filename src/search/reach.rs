@@ -1898,8 +1898,7 @@ impl Reach {
             );
             // A piece next to `k` is covered by another, or the king takes it: the states
             // wanting a square are no final position. The others are their covers with
-            // their check, each once, the checks of one cover together.
-            let start = out.len();
+            // their check, each once.
             for &m in states.iter() {
                 if (m >> NEEDS) & 0xFF == 0 {
                     let cover = m & COVER;
@@ -1907,7 +1906,6 @@ impl Reach {
                 }
                 best[m] = 0;
             }
-            out[start..].sort_unstable_by_key(|&(m, _)| m & COVER as u16);
         });
     }
 
