@@ -243,25 +243,56 @@ thread_local! {
     static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::new(Scratch::default());
 }
 
+/// Per king square, a range of a list: the squares in `done`, their ranges in the order
+/// they were made (`at`: each square's place there, sized at the first use).
+#[derive(Default)]
+struct Spans {
+    done: Bitboard,
+    at: Vec<u8>,
+    ranges: Vec<(u32, u32)>,
+}
+
+impl Spans {
+    fn clear(&mut self) {
+        self.done = 0;
+        self.ranges.clear();
+    }
+
+    fn get(&self, k: u8) -> Option<(usize, usize)> {
+        (self.done & bb(k) != 0).then(|| {
+            let (a, b) = self.ranges[self.at[k as usize] as usize];
+            (a as usize, b as usize)
+        })
+    }
+
+    fn set(&mut self, k: u8, (a, b): (usize, usize)) {
+        if self.at.is_empty() {
+            self.at.resize(64, 0);
+        }
+        self.at[k as usize] = self.ranges.len() as u8;
+        self.ranges.push((a as u32, b as u32));
+        self.done |= bb(k);
+    }
+}
+
 /// The winner's covers for one placement of its pieces (`config`: the tables' id, the
-/// moves, the colour, then each piece's square and kind), for the king squares in `done`.
+/// moves, the colour, then each piece's square and kind), for the king squares of `spans`
+/// (their ranges of `data`).
 #[derive(Default)]
 struct Covers {
     config: Vec<u16>,
-    done: Bitboard,
-    ranges: Vec<(u32, u32)>,
+    spans: Spans,
     data: Vec<(u16, u8)>,
     /// [`Reach::loser_holds`]: the flight sets a cover leaves open.
     open: Vec<u16>,
-    /// Per king square in `leaves_done`, the range of `leaves` holding what the covers
+    /// Per king square of `leaf_spans`, the range of `leaves` holding what the covers
     /// leave the loser to do there ([`minimal_leaves`]), for mate when `leaves_mate`.
-    leaves_done: Bitboard,
+    leaf_spans: Spans,
     leaves_mate: bool,
-    leaves_ranges: Vec<(u32, u32)>,
     leaves: Vec<u16>,
 }
 
-const COVER_SLOTS: usize = 1024;
+const COVER_SLOTS: usize = 4096;
 
 impl Covers {
     /// Starts over when the kept covers are another placement's.
@@ -269,12 +300,10 @@ impl Covers {
         if !self.config.iter().copied().eq(config.clone()) {
             self.config.clear();
             self.config.extend(config);
-            self.done = 0;
+            self.spans.clear();
             self.data.clear();
-            self.ranges.resize(64, (0, 0));
-            self.leaves_done = 0;
+            self.leaf_spans.clear();
             self.leaves.clear();
-            self.leaves_ranges.resize(64, (0, 0));
         }
     }
 
@@ -289,17 +318,16 @@ impl Covers {
     ) -> (usize, usize) {
         if self.leaves_mate != mate {
             self.leaves_mate = mate;
-            self.leaves_done = 0;
+            self.leaf_spans.clear();
             self.leaves.clear();
         }
-        if self.leaves_done & bb(k) == 0 {
-            let start = self.leaves.len();
-            minimal_leaves(k, n, &self.data[a..b], mate, &mut self.leaves);
-            self.leaves_ranges[k as usize] = (start as u32, self.leaves.len() as u32);
-            self.leaves_done |= bb(k);
+        if let Some(range) = self.leaf_spans.get(k) {
+            return range;
         }
-        let (a, b) = self.leaves_ranges[k as usize];
-        (a as usize, b as usize)
+        let start = self.leaves.len();
+        minimal_leaves(k, n, &self.data[a..b], mate, &mut self.leaves);
+        self.leaf_spans.set(k, (start, self.leaves.len()));
+        (start, self.leaves.len())
     }
 }
 
@@ -363,7 +391,8 @@ fn minimal_leaves(k: u8, n: usize, states: &[(u16, u8)], mate: bool, out: &mut V
 }
 
 thread_local! {
-    static COVERS: std::cell::RefCell<Vec<Covers>> = const { std::cell::RefCell::new(Vec::new()) };
+    /// The kept covers, each slot made at its first use.
+    static COVERS: std::cell::RefCell<Vec<Option<Box<Covers>>>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// The slot of the kept covers for a key (FNV-1a over its numbers).
@@ -1346,9 +1375,9 @@ impl Reach {
         let slot = cover_slot(config.clone());
         COVERS.with_borrow_mut(|cache| {
             if cache.is_empty() {
-                cache.resize_with(COVER_SLOTS, Covers::default);
+                cache.resize_with(COVER_SLOTS, || None);
             }
-            let covers = &mut cache[slot];
+            let covers = cache[slot].get_or_insert_with(Box::default);
             covers.reset_unless(config);
             f(covers)
         })
@@ -1370,25 +1399,24 @@ impl Reach {
         w: usize,
         k: u8,
     ) -> (usize, usize) {
-        if covers.done & bb(k) == 0 {
-            let start = covers.data.len();
-            let mut taken = 0u64;
-            if self.standing_checks && w == 1 {
-                for (i, &(s, kind)) in pieces.iter().enumerate().skip(usize::from(king)) {
-                    if self.standing_attacks(s, winner, kind) & bb(k) != 0 {
-                        taken |= 1 << i;
-                    }
+        if let Some(range) = covers.spans.get(k) {
+            return range;
+        }
+        let start = covers.data.len();
+        let mut taken = 0u64;
+        if self.standing_checks && w == 1 {
+            for (i, &(s, kind)) in pieces.iter().enumerate().skip(usize::from(king)) {
+                if self.standing_attacks(s, winner, kind) & bb(k) != 0 {
+                    taken |= 1 << i;
                 }
             }
-            SCRATCH.with_borrow_mut(|scratch| {
-                let data = &mut covers.data;
-                self.winner_covers(forms, (winner, king, taken, checks), w, k, scratch, data);
-            });
-            covers.ranges[k as usize] = (start as u32, covers.data.len() as u32);
-            covers.done |= bb(k);
         }
-        let (a, b) = covers.ranges[k as usize];
-        (a as usize, b as usize)
+        SCRATCH.with_borrow_mut(|scratch| {
+            let data = &mut covers.data;
+            self.winner_covers(forms, (winner, king, taken, checks), w, k, scratch, data);
+        });
+        covers.spans.set(k, (start, covers.data.len()));
+        (start, covers.data.len())
     }
 
     /// The winner's pieces (the king first) with their forms (a pawn: as a pawn and as
