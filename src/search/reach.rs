@@ -292,7 +292,7 @@ struct Covers {
     leaves: Vec<u16>,
 }
 
-const COVER_SLOTS: usize = 4096;
+const COVER_SLOTS: usize = 16384;
 
 impl Covers {
     /// Starts over when the kept covers are another placement's.
