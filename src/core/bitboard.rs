@@ -28,7 +28,7 @@ impl Iterator for Squares {
     }
 }
 
-const fn leaper_table(deltas: &[(i8, i8)]) -> [Bitboard; 64] {
+pub(crate) const fn leaper_table(deltas: &[(i8, i8)]) -> [Bitboard; 64] {
     let mut t = [0u64; 64];
     let mut s = 0;
     while s < 64 {

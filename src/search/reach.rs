@@ -185,15 +185,41 @@ fn check_code(k: u8, t: u8) -> usize {
 
 /// The square where a loser unit next to `k` could answer the check `check`
 /// ([`check_code`]) by one step: the square between on the line, or the checker's.
+#[inline]
 fn answer_square(k: u8, check: usize) -> Option<u8> {
-    let nth = |set: Bitboard, n: usize| Squares(set).nth(n);
-    match check {
-        1..=8 => nth(KING[k as usize], check - 1),
-        9..=16 => nth(KING[k as usize], check - 9),
-        17..=24 => nth(KNIGHT[k as usize], check - 17),
-        _ => None,
-    }
+    let x = ANSWERS[k as usize][check.min(OTHER_CHECK)];
+    (x != NONE).then_some(x)
 }
+
+/// [k][check]: [`answer_square`], `NONE` for none: for codes 1-8 and 9-16 the n-th square
+/// around `k`, for 17-24 the n-th a knight's leap away (squares in increasing order).
+static ANSWERS: [[u8; OTHER_CHECK + 1]; 64] = {
+    let king = crate::core::bitboard::leaper_table(&crate::core::bitboard::KING_DELTAS);
+    let knight = crate::core::bitboard::leaper_table(&crate::core::bitboard::KNIGHT_DELTAS);
+    let mut t = [[NONE; OTHER_CHECK + 1]; 64];
+    let mut k = 0;
+    while k < 64 {
+        let mut c = 1;
+        while c <= 24 {
+            let (mut set, n) = match c {
+                1..=8 => (king[k], c - 1),
+                9..=16 => (king[k], c - 9),
+                _ => (knight[k], c - 17),
+            };
+            let mut i = 0;
+            while set != 0 && i < n {
+                set &= set - 1;
+                i += 1;
+            }
+            if set != 0 {
+                t[k][c] = set.trailing_zeros() as u8;
+            }
+            c += 1;
+        }
+        k += 1;
+    }
+    t
+};
 
 thread_local! {
     /// [`Reach::cover_steps`]' table of states (zero, the kernel's zeroed pages, until
@@ -2829,6 +2855,24 @@ mod tests {
             2,
             1
         ));
+    }
+
+    /// The answer squares' table gives the n-th square around the king, or a knight's leap
+    /// away, as the squares come in order.
+    #[test]
+    fn answer_squares_are_the_nth_squares() {
+        for k in 0..64u8 {
+            for check in 0..40 {
+                let nth = |set: Bitboard, n: usize| Squares(set).nth(n);
+                let expected = match check {
+                    1..=8 => nth(KING[k as usize], check - 1),
+                    9..=16 => nth(KING[k as usize], check - 9),
+                    17..=24 => nth(KNIGHT[k as usize], check - 17),
+                    _ => None,
+                };
+                assert_eq!(answer_square(k, check), expected, "{k} {check}");
+            }
+        }
     }
 
     /// A black king on `k` with up to five other black units, about half of them on its
