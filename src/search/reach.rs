@@ -318,6 +318,8 @@ struct Covers {
     leaves: Vec<u16>,
 }
 
+/// Slots of the kept covers per thread (each made at its first use): with 1,024 three in
+/// four of a helpmate's cover sets were rebuilt after a collision (BENCHMARKS.md).
 const COVER_SLOTS: usize = 16384;
 
 impl Covers {
