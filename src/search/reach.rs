@@ -1329,7 +1329,8 @@ impl Reach {
             return (!0, true);
         }
         let winner = loser.flip();
-        let (forms, pieces, reach_any) = self.winner_forms(pos, winner, w);
+        let (pieces, reach_any) = self.winner_pieces(pos, winner, w);
+        let forms = std::cell::OnceCell::new();
         // The loser's other pieces, and what they can hold within `l` moves.
         let others = loser_units(pos, loser);
         let others = others.as_slice();
@@ -1418,10 +1419,10 @@ impl Reach {
     /// they are asked for. With the last move alone left, a unit other than the king that
     /// attacks `k` where it stands ([`Self::standing_attacks`]) covers nothing: it is captured
     /// before the loser's king gets to `k` ([`Self::checked_before`]).
-    fn covers_around(
-        &self,
+    fn covers_around<'r>(
+        &'r self,
         covers: &mut Covers,
-        forms: &[Form],
+        forms: &'r std::cell::OnceCell<Vec<Form<'r>>>,
         pieces: &[(u8, Kind)],
         (winner, king, checks): (Color, bool, bool),
         w: usize,
@@ -1439,6 +1440,7 @@ impl Reach {
                 }
             }
         }
+        let forms = self.forms_of(forms, winner, pieces, w);
         SCRATCH.with_borrow_mut(|scratch| {
             let data = &mut covers.data;
             self.winner_covers(forms, (winner, king, taken, checks), w, k, scratch, data);
@@ -1447,16 +1449,15 @@ impl Reach {
         (start, covers.data.len())
     }
 
-    /// The winner's pieces (the king first) with their forms (a pawn: as a pawn and as
-    /// each promotion piece) within `w` moves, and every square they can attack by then.
-    fn winner_forms(
+    /// The winner's pieces (the king first), and every square they can attack within `w`
+    /// moves.
+    fn winner_pieces(
         &self,
         pos: &Position,
         winner: Color,
         w: usize,
-    ) -> (Vec<Form<'_>>, Units<(u8, Kind)>, Bitboard) {
+    ) -> (Units<(u8, Kind)>, Bitboard) {
         let board = &pos.board;
-        let mut forms: Vec<Form> = Vec::with_capacity(32);
         let mut pieces = Units::new((0u8, Kind::Pawn));
         let mut reach_any = 0;
         let wk = pos.king(winner);
@@ -1466,10 +1467,28 @@ impl Reach {
         {
             let k = board.kind_at(s).expect("occupied");
             reach_any |= self.attack[idx(winner, k)][s as usize][w];
-            self.forms(winner, k, s, w, &mut forms);
             pieces.push((s, k));
         }
-        (forms, pieces, reach_any)
+        (pieces, reach_any)
+    }
+
+    /// The forms of the winner's `pieces` (a pawn: as a pawn and as each promotion piece)
+    /// within `w` moves, made once per caller at the first cover set built
+    /// ([`Self::covers_around`]).
+    fn forms_of<'r>(
+        &'r self,
+        forms: &'r std::cell::OnceCell<Vec<Form<'r>>>,
+        winner: Color,
+        pieces: &[(u8, Kind)],
+        w: usize,
+    ) -> &'r [Form<'r>] {
+        forms.get_or_init(|| {
+            let mut out = Vec::with_capacity(32);
+            for &(s, k) in pieces {
+                self.forms(winner, k, s, w, &mut out);
+            }
+            out
+        })
     }
 
     /// The key of the winner's kept covers (see `Covers`), as a sequence of numbers (its
@@ -1746,7 +1765,8 @@ impl Reach {
             p.slot[s as usize] = i as u8;
         }
         let winner = loser.flip();
-        let (forms, pieces, _) = self.winner_forms(pos, winner, w);
+        let (pieces, _) = self.winner_pieces(pos, winner, w);
+        let forms = std::cell::OnceCell::new();
         let king = pos.king(winner) != NO_SQUARE;
         let checks = mate && self.standing_checks && answers_checks(others);
         self.with_covers(winner, pieces.as_slice(), (w, checks), |covers| {
