@@ -1414,7 +1414,8 @@ impl Reach {
 
     /// The range of `covers.data` holding the winner's cheapest covers around `k`
     /// ([`Self::winner_covers`]; `king`: the winner has a king, its first piece; `pieces`:
-    /// the winner's units, square and kind, in the order of `forms`; with `checks` they
+    /// the winner's units, square and kind, whose forms (`forms`, [`Self::forms_of`]) are
+    /// made at the first cover set built; with `checks` they
     /// carry their check, [`CHECK`]), made the first time
     /// they are asked for. With the last move alone left, a unit other than the king that
     /// attacks `k` where it stands ([`Self::standing_attacks`]) covers nothing: it is captured
@@ -3032,20 +3033,27 @@ mod tests {
         assert!(mate_pictured(far, 3, 0));
     }
 
+    /// Does the cheap cut leave open Black stalemated in `fen` with White's moves `w` and
+    /// Black's `l`?
+    fn stalemate_possible(fen: &str, w: u32, l: u32) -> bool {
+        let r = Reach::new(&ORTHODOX_PROMOTIONS, HelpCuts::ALL, &ALL_KINDS);
+        let pos = Position::from_fen(fen).unwrap();
+        r.goal_possible(&pos, Color::Black, w, l, false)
+    }
+
     /// Stalemate: the loser's other pieces must end immobile. Here Black's knight and
     /// bishop both have free squares, one move of Black cannot fill them, and White's one
     /// move can capture only one of them; a white rook could pin the other.
     #[test]
     fn free_pieces_must_be_captured_pinned_or_blocked() {
-        let r = Reach::new(&ORTHODOX_PROMOTIONS, HelpCuts::ALL, &ALL_KINDS);
-        let free = Position::from_fen("kn6/8/1K6/8/3b4/8/8/8 b - - 0 1").unwrap();
-        assert!(!r.goal_possible(&free, Color::Black, 1, 1, false));
-        let one = Position::from_fen("kn6/8/1K6/8/8/8/8/8 b - - 0 1").unwrap();
-        assert!(r.goal_possible(&one, Color::Black, 1, 1, false));
-        let pinner = Position::from_fen("kn6/8/1K6/8/3b3R/8/8/8 b - - 0 1").unwrap();
-        assert!(r.goal_possible(&pinner, Color::Black, 1, 1, false));
+        let free = "kn6/8/1K6/8/3b4/8/8/8 b - - 0 1";
+        assert!(!stalemate_possible(free, 1, 1));
+        let one = "kn6/8/1K6/8/8/8/8/8 b - - 0 1";
+        assert!(stalemate_possible(one, 1, 1));
+        let pinner = "kn6/8/1K6/8/3b3R/8/8/8 b - - 0 1";
+        assert!(stalemate_possible(pinner, 1, 1));
         // With more moves the cut no longer decides.
-        assert!(r.goal_possible(&free, Color::Black, 4, 6, false));
+        assert!(stalemate_possible(free, 4, 6));
     }
 
     /// Hard pawns: a pawn with nothing ahead on its file, nothing to capture and no
@@ -3055,21 +3063,20 @@ mod tests {
     /// bishop walled in by b2 and is not hard; b2 and f4 are, two for White's two moves.
     #[test]
     fn hard_pawns_need_a_move_each() {
-        let r = Reach::new(&ORTHODOX_PROMOTIONS, HelpCuts::ALL, &ALL_KINDS);
-        let three = Position::from_fen("8/8/8/5K2/1P3p2/8/1p1p3k/6b1 w - - 0 1").unwrap();
-        assert!(!r.goal_possible(&three, Color::Black, 2, 1, false));
+        let three = "8/8/8/5K2/1P3p2/8/1p1p3k/6b1 w - - 0 1";
+        assert!(!stalemate_possible(three, 2, 1));
         // With three winner moves, or a knight that can reach a square each pawn could
         // take on, the count no longer decides.
-        assert!(r.goal_possible(&three, Color::Black, 3, 1, false));
-        let knight = Position::from_fen("8/8/8/5K2/1PN2p2/8/1p1p3k/6b1 w - - 0 1").unwrap();
-        assert!(r.goal_possible(&knight, Color::Black, 2, 1, false));
+        assert!(stalemate_possible(three, 3, 1));
+        let knight = "8/8/8/5K2/1PN2p2/8/1p1p3k/6b1 w - - 0 1";
+        assert!(stalemate_possible(knight, 2, 1));
         // Black's king can step in front of b2 or d2: one of them is not White's to stop.
-        let king = Position::from_fen("8/8/8/5K2/1P3p2/8/1pkp4/8 w - - 0 1").unwrap();
-        assert!(r.goal_possible(&king, Color::Black, 2, 1, false));
-        let walled = Position::from_fen("8/8/8/5K2/1P3p2/8/pp5k/8 w - - 0 1").unwrap();
-        assert!(r.goal_possible(&walled, Color::Black, 2, 1, false));
-        let lone = Position::from_fen("8/8/8/5K2/1P3p2/8/p1p4k/8 w - - 0 1").unwrap();
-        assert!(!r.goal_possible(&lone, Color::Black, 2, 1, false));
+        let king = "8/8/8/5K2/1P3p2/8/1pkp4/8 w - - 0 1";
+        assert!(stalemate_possible(king, 2, 1));
+        let walled = "8/8/8/5K2/1P3p2/8/pp5k/8 w - - 0 1";
+        assert!(stalemate_possible(walled, 2, 1));
+        let lone = "8/8/8/5K2/1P3p2/8/p1p4k/8 w - - 0 1";
+        assert!(!stalemate_possible(lone, 2, 1));
     }
 
     /// A piece that must be captured or pinned, where no winner unit can reach a square it
@@ -3077,13 +3084,12 @@ mod tests {
     /// A knight that can take it on d1 leaves the position open.
     #[test]
     fn a_piece_nothing_can_take_needs_a_pinner() {
-        let r = Reach::new(&ORTHODOX_PROMOTIONS, HelpCuts::ALL, &ALL_KINDS);
-        let far = Position::from_fen("7k/5K1p/7P/8/8/8/8/3q4 w - - 0 1").unwrap();
-        assert!(!r.goal_possible(&far, Color::Black, 1, 0, false));
-        let knight = Position::from_fen("7k/5K1p/7P/8/8/8/1N6/3q4 w - - 0 1").unwrap();
-        assert!(r.goal_possible(&knight, Color::Black, 1, 0, false));
-        let rook = Position::from_fen("7k/5K1p/7P/8/8/8/R7/3q4 w - - 0 1").unwrap();
-        assert!(r.goal_possible(&rook, Color::Black, 1, 0, false));
+        let far = "7k/5K1p/7P/8/8/8/8/3q4 w - - 0 1";
+        assert!(!stalemate_possible(far, 1, 0));
+        let knight = "7k/5K1p/7P/8/8/8/1N6/3q4 w - - 0 1";
+        assert!(stalemate_possible(knight, 1, 0));
+        let rook = "7k/5K1p/7P/8/8/8/R7/3q4 w - - 0 1";
+        assert!(stalemate_possible(rook, 1, 0));
     }
 
     /// One final position: a rook on one square covers one line, not every square it can
