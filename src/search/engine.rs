@@ -280,11 +280,17 @@ impl<'a> Engine<'a> {
     /// final-position cut proves it cannot (see `reach.rs`), else the king squares it
     /// leaves, for [`Engine::final_possible`].
     #[inline]
-    fn goal_possible(&self, pos: &Position, loser: Color, win: u32, lose: u32) -> Option<Bitboard> {
+    fn goal_possible(
+        &self,
+        pos: &Position,
+        (loser, win, lose): (Color, u32, u32),
+        tight: &Cell<Bitboard>,
+    ) -> Option<Bitboard> {
         match &self.reach {
             None => Some(!0),
             Some(r) => {
-                let squares = r.king_squares(pos, loser, win, lose, self.goal == Goal::Mate);
+                let mate = self.goal == Goal::Mate;
+                let squares = r.king_squares_noting(pos, loser, (win, lose), mate, tight);
                 (squares != 0).then_some(squares)
             }
         }
@@ -730,14 +736,14 @@ impl<'a> Engine<'a> {
             // The table is asked after the cheap cut: its entry comes in meanwhile.
             self.tt.prefetch(help_key(pos, plies));
         }
-        let spare = Cell::new(0);
-        let Some(sharp) = self.help_gate(pos, plies, &spare) else {
+        let (spare, tight) = (Cell::new(0), Cell::new(0));
+        let Some(sharp) = self.help_gate(pos, plies, &spare, &tight) else {
             return false;
         };
         if plies == 1 {
             return self.goal_in_one(ctx, pos).is_some();
         }
-        let keep = self.moves_filter(pos, plies == 2, help_sides(pos, plies), &spare);
+        let keep = self.moves_filter(pos, plies == 2, help_sides(pos, plies), (&spare, &tight));
         let key = help_key(pos, plies);
         if let Some(known) = self.table_knows(key, plies) {
             return known;
@@ -755,9 +761,10 @@ impl<'a> Engine<'a> {
         pos: &'s Position,
         plies: u32,
         spare: &'s Cell<Bitboard>,
+        tight: &Cell<Bitboard>,
     ) -> Option<impl FnOnce() -> bool + 's> {
-        let sides @ (loser, win, lose) = help_sides(pos, plies);
-        let squares = self.goal_possible(pos, loser, win, lose)?;
+        let sides = help_sides(pos, plies);
+        let squares = self.goal_possible(pos, sides, tight)?;
         Some(move || self.final_possible(pos, sides, squares, spare))
     }
 
@@ -765,11 +772,12 @@ impl<'a> Engine<'a> {
     /// and the cuts tell without searching its moves? Where this is false, [`Self::help`]
     /// is false too; the parallel driver searches the moves of the other nodes itself.
     pub fn help_open(&self, pos: &Position, plies: u32) -> bool {
-        let spare = Cell::new(0);
-        self.help_gate(pos, plies, &spare).is_some_and(|sharp| {
-            self.table_knows(help_key(pos, plies), plies)
-                .unwrap_or_else(sharp)
-        })
+        let (spare, tight) = (Cell::new(0), Cell::new(0));
+        self.help_gate(pos, plies, &spare, &tight)
+            .is_some_and(|sharp| {
+                self.table_knows(help_key(pos, plies), plies)
+                    .unwrap_or_else(sharp)
+            })
     }
 
     /// Which moves of the side to move are worth playing: where it is to be stalemated
@@ -783,12 +791,19 @@ impl<'a> Engine<'a> {
         pos: &'s Position,
         last: bool,
         sides: (Color, u32, u32),
-        spare: &'s Cell<Bitboard>,
+        (spare, tight): (&'s Cell<Bitboard>, &'s Cell<Bitboard>),
     ) -> impl FnMut(Move) -> bool + 's {
         let filter = std::cell::OnceCell::<Option<LastMoves>>::new();
         let progress = std::cell::OnceCell::<Option<Progress>>::new();
         move |m| {
             let Some(r) = &self.reach else { return true };
+            // A stalemate's stuck pieces leave the winner to move no move to spare
+            // (`Reach::all_can_be_immobile`): it must take one of them.
+            let (loser, win, _) = sides;
+            let take = tight.get();
+            if pos.side != loser && win >= 2 && take != 0 && take & crate::core::bb(m.to) == 0 {
+                return false;
+            }
             let last_moves = filter.get_or_init(|| match self.goal {
                 Goal::Stalemate if last => r.last_loser_moves(pos, 1),
                 _ => None,
@@ -887,12 +902,12 @@ impl<'a> Engine<'a> {
         if let Some(known) = self.table_knows(key, k) {
             return known;
         }
-        let spare = Cell::new(0);
+        let (spare, tight) = (Cell::new(0), Cell::new(0));
         let Some(sharp) = self.series_gate(end, pos, k, &spare) else {
             return false;
         };
         let last = k == 1 && end == SeriesEnd::Help;
-        let keep = self.moves_filter(pos, last, series_sides(end, pos, k), &spare);
+        let keep = self.moves_filter(pos, last, series_sides(end, pos, k), (&spare, &tight));
         self.search_exact(key, k, pos, sharp, keep, |child| {
             self.series_step(ctx, end, child, k)
         })
@@ -907,11 +922,11 @@ impl<'a> Engine<'a> {
         k: u32,
         spare: &'s Cell<Bitboard>,
     ) -> Option<impl FnOnce() -> bool + 's> {
-        let sides @ (loser, win, lose) = series_sides(end, pos, k);
+        let sides = series_sides(end, pos, k);
         let squares = if end == SeriesEnd::Self_ {
             0
         } else {
-            self.goal_possible(pos, loser, win, lose)?
+            self.goal_possible(pos, sides, &Cell::new(0))?
         };
         Some(move || end == SeriesEnd::Self_ || self.final_possible(pos, sides, squares, spare))
     }
@@ -1449,6 +1464,49 @@ mod tests {
             }
         });
         assert!(dropped > 5000 && kept_open > 500, "{dropped} {kept_open}");
+    }
+
+    /// The winner's moves that a stalemate's stuck pieces rule out (the `tight` squares of
+    /// `Reach::all_can_be_immobile`: none taken) leave a position the cheap test rules
+    /// out: each is played and tested, on random positions and positions near help
+    /// stalemates where the loser has pieces to wall in, the winner to move with two to
+    /// four moves, the loser with up to three.
+    #[test]
+    fn the_winner_moves_that_take_no_stuck_piece_are_ruled_out_after() {
+        let rules = Rules::new(crate::rules::Condition::Orthodox);
+        let stop = AtomicBool::new(false);
+        let tt = Tt::new(1);
+        let engine = Engine::new(&rules, Goal::Stalemate, &tt, &stop).with_help_cuts();
+        let reach = engine.reach.as_ref().expect("orthodox cuts");
+        let problems = [
+            "8/8/6K1/8/5p2/8/1r1p4/1Q5k w - - 0 1",
+            "8/B7/6K1/8/1P3p2/8/1p1p4/6bk w - - 0 1",
+            "5n2/K7/8/8/8/8/3pr3/b6k w - - 0 1",
+            "8/8/8/6K1/8/2n5/1q4b1/2R4k w - - 0 1",
+            "8/8/2b5/8/8/5N2/1Kn1r3/6qk w - - 0 1",
+        ];
+        let (mut dropped, mut kept_open) = (0, 0);
+        each_sample(0x5851_F42D_4C95_7F2D, &rules, &problems, |_, pos| {
+            let loser = pos.side.flip();
+            for (w, l) in (2..=4).flat_map(|w| (0..=3).map(move |l| (w, l))) {
+                let tight = Cell::new(0);
+                let squares = reach.king_squares_noting(&pos, loser, (w, l), false, &tight);
+                let take = tight.get();
+                if squares == 0 || take == 0 {
+                    continue;
+                }
+                for (m, child) in rules.legal_moves(&pos) {
+                    let open = reach.king_squares(&child, loser, w - 1, l, false) != 0;
+                    if take & crate::core::bb(m.to) != 0 {
+                        kept_open += usize::from(open);
+                    } else {
+                        assert!(!open, "{} {m:?} {w} {l}", pos.to_fen());
+                        dropped += 1;
+                    }
+                }
+            }
+        });
+        assert!(dropped > 3000 && kept_open > 300, "{dropped} {kept_open}");
     }
 
     /// The final-position cut and the stalemate landing filter never lose a solution:

@@ -65,6 +65,7 @@ use crate::core::{Bitboard, Color, Kind, NO_SQUARE, Squares, bb};
 use crate::moves::MoveKind;
 use crate::position::Position;
 use crate::rules::HelpCuts;
+use std::cell::Cell;
 
 /// Distances 0..=MAX_D are tabled; a budget above it skips the cut.
 const MAX_D: usize = 15;
@@ -1181,6 +1182,20 @@ impl Reach {
         lose_moves: u32,
         mate: bool,
     ) -> Bitboard {
+        let tight = Cell::new(0);
+        self.king_squares_noting(pos, loser, (win_moves, lose_moves), mate, &tight)
+    }
+
+    /// [`Self::king_squares`], setting `tight` where the immobility test finds the
+    /// winner no move to spare (see [`Self::all_can_be_immobile`]).
+    pub fn king_squares_noting(
+        &self,
+        pos: &Position,
+        loser: Color,
+        (win_moves, lose_moves): (u32, u32),
+        mate: bool,
+        tight: &Cell<Bitboard>,
+    ) -> Bitboard {
         let (w, l) = (win_moves as usize, lose_moves as usize);
         if w > MAX_D || l > MAX_D || pos.castling != 0 {
             return !0;
@@ -1210,17 +1225,7 @@ impl Reach {
             }
             n += 1;
         }
-        // layers[d]: squares some piece of the loser (not the king) can hold within d moves.
-        let mut layers = [0; MAX_D + 1];
-        let mut pieces = 0;
-        for s in Squares(board.by_color[loser.idx()] & !bb(ksq)) {
-            let k = board.kind_at(s).expect("occupied");
-            let t = &self.occupy[idx(loser, k)][s as usize];
-            for (d, layer) in layers.iter_mut().enumerate().take(l + 1) {
-                *layer |= t[d];
-            }
-            pieces += 1;
-        }
+        let (layers, pieces) = self.loser_layers(pos, loser, l);
         let test = |guarded| self.king_squares_with(ksq, guarded, &layers, l, pieces, mate);
         // The test only grows with the guarded squares, and each mover's set lies within
         // `any_mover`: when that leaves nothing, no single mover does.
@@ -1231,12 +1236,30 @@ impl Reach {
         if squares != 0 && self.standing_checks && w == 1 && l >= 1 {
             squares &= !self.checked_before(pos, loser, l, &layers);
         }
-        let immobile = || !self.immobile || self.all_can_be_immobile(pos, loser, (w, l), &layers);
+        let immobile =
+            || !self.immobile || self.all_can_be_immobile(pos, loser, (w, l), &layers, tight);
         if squares != 0 && (mate || immobile()) {
             squares
         } else {
             0
         }
+    }
+
+    /// `layers[d]`: the squares some unit of the loser other than its king can stand on
+    /// within `d` moves (up to `l`), on an empty board; and the number of those units.
+    fn loser_layers(&self, pos: &Position, loser: Color, l: usize) -> ([Bitboard; MAX_D + 1], u32) {
+        let board = &pos.board;
+        let mut layers = [0; MAX_D + 1];
+        let mut pieces = 0;
+        for s in Squares(board.by_color[loser.idx()] & !bb(pos.king(loser))) {
+            let k = board.kind_at(s).expect("occupied");
+            let t = &self.occupy[idx(loser, k)][s as usize];
+            for (d, layer) in layers.iter_mut().enumerate().take(l + 1) {
+                *layer |= t[d];
+            }
+            pieces += 1;
+        }
+        (layers, pieces)
     }
 
     /// With the winner's last move alone left (`w == 1`) and the loser still to move
@@ -2232,12 +2255,28 @@ impl Reach {
     /// loser's landings ([`Self::hard_pawns`]) takes a winner move (a capture, or for a
     /// pawn a first landing in front of it: one or the other, never both) or a pinner; a
     /// piece nothing can capture ([`Self::uncapturable`]) a pinner.
+    ///
+    /// Where the stuck pieces number exactly the winner's moves `w` plus its pinners
+    /// ([`pinners`]), `tight` is set to their squares: with the winner to move (`w` at
+    /// least two), a move of its that takes none of them leaves a position this test rules
+    /// out, so only moves onto those squares are worth playing. Why: after a winner move
+    /// the loser moves next with `w - 1` winner moves and its `l` left, and this test
+    /// there allows no more stuck pieces than `w - 1` plus the pinners. The stuck pieces
+    /// depend on the loser's units and its king's square alone, which a winner move leaves
+    /// as they are but for a unit it takes: with a unit fewer, the others reach fewer
+    /// squares, so every stuck piece but the one taken stays stuck. Nor does a winner move
+    /// add a pinner: it makes no rider but by promoting a pawn that counted already (it
+    /// could promote within the moves), and a pawn's move brings it exactly one move nearer
+    /// to promoting (the double step counts as one), so a pawn that can promote within the
+    /// `w - 1` moves after the move could within the `w` before it. A move that takes no
+    /// stuck piece leaves `w` plus the pinners stuck, one more than the test allows.
     fn all_can_be_immobile(
         &self,
         pos: &Position,
         loser: Color,
         (w, l): (usize, usize),
         layers: &[Bitboard; MAX_D + 1],
+        tight: &Cell<Bitboard>,
     ) -> bool {
         let stuck_at = self.stuck_pieces(pos, loser, l, layers);
         let lone = self.lone_pawns(pos, loser);
@@ -2246,6 +2285,9 @@ impl Reach {
         }
         let pins = pinners(pos, loser.flip(), w);
         let stuck = stuck_at.count_ones() as usize;
+        if stuck == w + pins {
+            tight.set(stuck_at);
+        }
         // No more stuck pieces than pinners leaves no more uncapturable ones either.
         stuck <= w + pins
             && (stuck <= pins || self.uncapturable(pos, loser, (w, l), stuck_at) <= pins)
