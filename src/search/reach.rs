@@ -2201,7 +2201,10 @@ impl Reach {
     /// promote with a move to spare; then at most `l` of them. So the hard pawns number at
     /// most `w` plus the pinners plus those landings. The winner's moves and pins are
     /// shared with the loser's pieces that must be captured or pinned
-    /// ([`Self::stuck_pieces`]): false where the hard pawns need more than `room` of them.
+    /// ([`Self::stuck_pieces`]): `None` where the hard pawns need more than `room` of them,
+    /// else a set of hard pawns found and what it needs (none where the pawns that may be
+    /// hard are fewer than `room`), for the winner's tight squares
+    /// ([`Self::all_can_be_immobile`]).
     fn hard_pawns(
         &self,
         pos: &Position,
@@ -2209,9 +2212,9 @@ impl Reach {
         (w, l): (usize, usize),
         lone: Bitboard,
         room: usize,
-    ) -> bool {
-        if lone.count_ones() as usize <= room {
-            return true;
+    ) -> Option<(Bitboard, usize)> {
+        if (lone.count_ones() as usize) < room {
+            return Some((0, 0));
         }
         let winner = loser.flip();
         // Squares some winner unit other than the king can stand on within `w` moves.
@@ -2238,16 +2241,24 @@ impl Reach {
             };
             (hard.count_ones() as usize).saturating_sub(landings)
         };
-        if need(sure) > room {
-            return false;
+        let sure_need = need(sure);
+        if sure_need > room {
+            return None;
         }
-        if open == 0 || need(sure | open) <= room {
-            return true;
+        // With no pawn that may be hard, or room to spare with all of them, those hard for
+        // sure decide; else whether the others can promote walled in.
+        if open == 0 || need(sure | open) < room {
+            return Some((sure, sure_need));
         }
         let walled = Squares(open)
             .filter(|&x| self.promotes_walled(pos, x, loser, l))
             .fold(0, |b, x| b | bb(x));
-        need(sure | open & !walled) <= room
+        let hard = sure | open & !walled;
+        match need(hard) {
+            n if n > room => None,
+            n if n < sure_need => Some((sure, sure_need)),
+            n => Some((hard, n)),
+        }
     }
 
     /// Stalemate: can the loser's pieces and its hard pawns all be stopped? Each piece with
@@ -2256,20 +2267,29 @@ impl Reach {
     /// pawn a first landing in front of it: one or the other, never both) or a pinner; a
     /// piece nothing can capture ([`Self::uncapturable`]) a pinner.
     ///
-    /// Where the stuck pieces number exactly the winner's moves `w` plus its pinners
-    /// ([`pinners`]), `tight` is set to their squares: with the winner to move (`w` at
-    /// least two), a move of its that takes none of them leaves a position this test rules
-    /// out, so only moves onto those squares are worth playing. Why: after a winner move
-    /// the loser moves next with `w - 1` winner moves and its `l` left, and this test
-    /// there allows no more stuck pieces than `w - 1` plus the pinners. The stuck pieces
-    /// depend on the loser's units and its king's square alone, which a winner move leaves
-    /// as they are but for a unit it takes: with a unit fewer, the others reach fewer
-    /// squares, so every stuck piece but the one taken stays stuck. Nor does a winner move
-    /// add a pinner: it makes no rider but by promoting a pawn that counted already (it
-    /// could promote within the moves), and a pawn's move brings it exactly one move nearer
-    /// to promoting (the double step counts as one), so a pawn that can promote within the
-    /// `w - 1` moves after the move could within the `w` before it. A move that takes no
-    /// stuck piece leaves `w` plus the pinners stuck, one more than the test allows.
+    /// Where the stuck pieces and the hard pawns' need (`hard`, the set [`Self::hard_pawns`]
+    /// counted) number exactly the winner's moves `w` plus its pinners ([`pinners`]), the
+    /// winner has no move to spare: `tight` is set to the squares of those pieces and
+    /// pawns and the squares ahead of the pawns on their files. With the winner to move
+    /// (`w` at least two), a move that lands on none of them (en passant aside) leaves a
+    /// position with no stalemate in time. Why: the loser moves next, with `w - 1` winner
+    /// moves and its `l` left, and the same count there must fit in `w - 1` plus the
+    /// pinners. A winner move takes no unit then, or one outside those squares, and
+    /// - every stuck piece stays stuck: that depends on the loser's units and its king's
+    ///   square alone, and with a unit fewer the others reach fewer squares;
+    /// - every pawn of `hard` stays hard: nothing lands ahead of it on its file, the winner
+    ///   reaches no more squares within `w - 1` moves after the move than within `w`
+    ///   before it (one move nearer at most, promotions included), and whether it can
+    ///   promote walled in, and the loser's landings in front of `hard`, depend on the
+    ///   loser's units and `l` alone, so `hard` needs as many moves or pinners as before;
+    /// - no pinner is added: a winner move makes no rider but by promoting a pawn that
+    ///   counted already, and a pawn's move brings it exactly one move nearer to promoting
+    ///   (the double step counts as one), so a pawn that can promote within `w - 1` moves
+    ///   after the move could within the `w` before it.
+    ///
+    /// So the count stays `w` plus the pinners, one more than the `w - 1` moves left allow
+    /// (the argument above, for any set of hard pawns; the test there may count another
+    /// set, so the rule is checked against the plain search).
     fn all_can_be_immobile(
         &self,
         pos: &Position,
@@ -2280,18 +2300,25 @@ impl Reach {
     ) -> bool {
         let stuck_at = self.stuck_pieces(pos, loser, l, layers);
         let lone = self.lone_pawns(pos, loser);
-        if stuck_at == 0 && lone.count_ones() as usize <= w {
+        if stuck_at == 0 && (lone.count_ones() as usize) < w {
             return true;
         }
         let pins = pinners(pos, loser.flip(), w);
         let stuck = stuck_at.count_ones() as usize;
-        if stuck == w + pins {
-            tight.set(stuck_at);
-        }
         // No more stuck pieces than pinners leaves no more uncapturable ones either.
-        stuck <= w + pins
-            && (stuck <= pins || self.uncapturable(pos, loser, (w, l), stuck_at) <= pins)
-            && self.hard_pawns(pos, loser, (w, l), lone, w + pins - stuck)
+        if stuck > w + pins
+            || stuck > pins && self.uncapturable(pos, loser, (w, l), stuck_at) > pins
+        {
+            return false;
+        }
+        let Some((hard, need)) = self.hard_pawns(pos, loser, (w, l), lone, w + pins - stuck) else {
+            return false;
+        };
+        if stuck + need == w + pins {
+            let ahead = Squares(hard).fold(0, |a, x| a | file_ahead(x, loser));
+            tight.set(stuck_at | hard | ahead);
+        }
+        true
     }
 
     /// How many of the loser's units on `units` no winner unit can capture: none of the
@@ -3119,6 +3146,31 @@ mod tests {
         assert!(stalemate_possible(walled, 2, 1));
         let lone = "8/8/8/5K2/1P3p2/8/p1p4k/8 w - - 0 1";
         assert!(!stalemate_possible(lone, 2, 1));
+    }
+
+    /// The winner with no move to spare: Black's hard pawns on b2 and d2 (or b3 and d2)
+    /// need White's two moves, so White's next move must take one or land ahead of one
+    /// (`tight`: the pawns and the squares ahead on their files); a white rook, a pinner,
+    /// leaves a move to spare.
+    #[test]
+    fn the_winner_with_no_move_to_spare_must_land_on_the_tight_squares() {
+        let r = Reach::new(&ORTHODOX_PROMOTIONS, HelpCuts::ALL, &ALL_KINDS);
+        let tight = |fen: &str| {
+            let pos = Position::from_fen(fen).unwrap();
+            let t = Cell::new(0);
+            assert_ne!(
+                r.king_squares_noting(&pos, Color::Black, (2, 1), false, &t),
+                0
+            );
+            t.get()
+        };
+        let squares = |names: &[&str]| names.iter().fold(0, |b, n| b | bb(sq(n) as u8));
+        let two = "8/8/8/5K2/8/8/1p1p3k/8 w - - 0 1";
+        assert_eq!(tight(two), squares(&["b2", "d2", "b1", "d1"]));
+        let rook = "8/8/8/5K2/8/8/1p1p3k/R7 w - - 0 1";
+        assert_eq!(tight(rook), 0);
+        let higher = "8/8/8/5K2/8/1p6/3p3k/8 w - - 0 1";
+        assert_eq!(tight(higher), squares(&["b3", "b2", "b1", "d2", "d1"]));
     }
 
     /// A piece that must be captured or pinned, where no winner unit can reach a square it
