@@ -228,6 +228,18 @@ thread_local! {
     static DP_BEST: std::cell::RefCell<Vec<u8>> = std::cell::RefCell::new(vec![0; 1 << (CHECK + 5)]);
 }
 
+/// The loser's stuck pieces last found per thread ([`Reach::stuck_pieces_kept`]), each
+/// with what they were found for: the loser's units by part, its king's square and the
+/// moves left. The winner's moves leave all of it as it is, so the positions after
+/// them ask for the same set.
+const STUCK_SLOTS: usize = 64;
+type StuckKey = [u64; crate::core::piece::part::COUNT + 2];
+
+thread_local! {
+    static STUCK: std::cell::RefCell<Vec<(StuckKey, Bitboard)>> =
+        std::cell::RefCell::new(vec![([u64::MAX; crate::core::piece::part::COUNT + 2], 0); STUCK_SLOTS]);
+}
+
 /// Slots of the kept options per thread ([`Reach::kept_options`]), and the most options
 /// one keeps.
 const OPT_SLOTS: usize = 1 << 12;
@@ -2298,7 +2310,7 @@ impl Reach {
         layers: &[Bitboard; MAX_D + 1],
         tight: &Cell<Bitboard>,
     ) -> bool {
-        let stuck_at = self.stuck_pieces(pos, loser, l, layers);
+        let stuck_at = self.stuck_pieces_kept(pos, loser, l, layers);
         let lone = self.lone_pawns(pos, loser);
         if stuck_at == 0 && (lone.count_ones() as usize) < w {
             return true;
@@ -2418,6 +2430,36 @@ impl Reach {
                     (0..64).contains(&s) && row[s as usize] as usize + j <= l
                 })
             })
+        })
+    }
+
+    /// [`Self::stuck_pieces`], kept per thread for the loser's units, king square and moves
+    /// left it depends on (`layers` are the loser's, [`Self::loser_layers`]).
+    fn stuck_pieces_kept(
+        &self,
+        pos: &Position,
+        loser: Color,
+        l: usize,
+        layers: &[Bitboard; MAX_D + 1],
+    ) -> Bitboard {
+        let board = &pos.board;
+        let own = board.by_color[loser.idx()];
+        let mut key = [0; crate::core::piece::part::COUNT + 2];
+        for (k, part) in key.iter_mut().zip(&board.by_part) {
+            *k = part & own;
+        }
+        key[crate::core::piece::part::COUNT] = own;
+        key[crate::core::piece::part::COUNT + 1] = (pos.king(loser) as u64) << 8 | l as u64;
+        let slot = key
+            .iter()
+            .fold(0u64, |h, &k| (h ^ k).wrapping_mul(0x9E37_79B9_7F4A_7C15))
+            >> 58;
+        STUCK.with_borrow_mut(|kept| {
+            let entry = &mut kept[slot as usize];
+            if entry.0 != key {
+                *entry = (key, self.stuck_pieces(pos, loser, l, layers));
+            }
+            entry.1
         })
     }
 
@@ -3146,6 +3188,40 @@ mod tests {
         assert!(stalemate_possible(walled, 2, 1));
         let lone = "8/8/8/5K2/1P3p2/8/p1p4k/8 w - - 0 1";
         assert!(!stalemate_possible(lone, 2, 1));
+    }
+
+    /// The stuck pieces kept per thread are those found anew: on 4,000 random black
+    /// armies around random king squares (many alike, so that kept sets are met again),
+    /// with random moves left, and a white unit beside them that the key leaves out.
+    #[test]
+    fn the_stuck_pieces_kept_are_those_found_anew() {
+        let r = Reach::new(&ORTHODOX_PROMOTIONS, HelpCuts::ALL, &ALL_KINDS);
+        let mut seed = 0x0DDB_1A5E_5BAD_5EEDu64;
+        let mut next = |n: u64| crate::core::xorshift(&mut seed) % n;
+        let (mut stuck, mut kept) = (0, 0);
+        for round in 0..4000 {
+            // Every other army is drawn from a small seed set, so that many repeat.
+            let mut small = 1 + round as u64 % 97;
+            let mut again = |n: u64| crate::core::xorshift(&mut small) % n;
+            let k = if round % 2 == 0 { next(64) } else { again(64) } as u8;
+            let mut pos = if round % 2 == 0 {
+                black_units_around(&r, k, &mut next)
+            } else {
+                black_units_around(&r, k, &mut again)
+            };
+            let s = next(64) as u8;
+            if pos.board.is_empty(s) {
+                pos.board.put(s, Piece::new(Color::White, Kind::Rook));
+            }
+            let l = next(4) as usize;
+            let (layers, _) = r.loser_layers(&pos, Color::Black, l);
+            let found = r.stuck_pieces(&pos, Color::Black, l, &layers);
+            assert_eq!(r.stuck_pieces_kept(&pos, Color::Black, l, &layers), found);
+            assert_eq!(r.stuck_pieces_kept(&pos, Color::Black, l, &layers), found);
+            stuck += usize::from(found != 0);
+            kept += 1;
+        }
+        assert!(stuck > 300 && kept == 4000, "{stuck}");
     }
 
     /// The winner with no move to spare: Black's hard pawns on b2 and d2 (or b3 and d2)
