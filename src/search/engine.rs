@@ -784,8 +784,11 @@ impl<'a> Engine<'a> {
     /// after its move (`last`) and one move of the other side, those
     /// [`Reach::last_loser_moves`] keeps; where it is the loser (`sides`: loser, winner's
     /// and loser's moves left) and the sharper test found it no move to spare (`spare`),
-    /// those [`Reach::loser_progress`] keeps; else all. The filters are built at the first
-    /// move asked about, so a node the table or the cuts answer never builds them.
+    /// those [`Reach::loser_progress`] keeps; where it is the winner of a stalemate with
+    /// two or more moves left and the cheap cut found it no move to spare for the loser's
+    /// stuck pieces and hard pawns (`tight`, set by the cut), those landing on the tight
+    /// squares and en passant; else all. The filters are built at the first move asked
+    /// about, so a node the table or the cuts answer never builds them.
     fn moves_filter<'s>(
         &'s self,
         pos: &'s Position,
