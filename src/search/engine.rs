@@ -278,7 +278,8 @@ impl<'a> Engine<'a> {
 
     /// Can `loser` still be mated (stalemated) with these moves left? `None` when the cheap
     /// final-position cut proves it cannot (see `reach.rs`), else the king squares it
-    /// leaves, for [`Engine::final_possible`].
+    /// leaves, for [`Engine::final_possible`]. For stalemate the cut sets `tight` where the
+    /// winner has no move to spare (`Reach::all_can_be_immobile`).
     #[inline]
     fn goal_possible(
         &self,
@@ -743,7 +744,12 @@ impl<'a> Engine<'a> {
         if plies == 1 {
             return self.goal_in_one(ctx, pos).is_some();
         }
-        let keep = self.moves_filter(pos, plies == 2, help_sides(pos, plies), (&spare, &tight));
+        let keep = self.moves_filter(
+            pos,
+            plies == 2,
+            help_sides(pos, plies),
+            (&spare, tight.get()),
+        );
         let key = help_key(pos, plies);
         if let Some(known) = self.table_knows(key, plies) {
             return known;
@@ -794,19 +800,21 @@ impl<'a> Engine<'a> {
         pos: &'s Position,
         last: bool,
         sides: (Color, u32, u32),
-        (spare, tight): (&'s Cell<Bitboard>, &'s Cell<Bitboard>),
+        (spare, tight): (&'s Cell<Bitboard>, Bitboard),
     ) -> impl FnMut(Move) -> bool + 's {
         let filter = std::cell::OnceCell::<Option<LastMoves>>::new();
         let progress = std::cell::OnceCell::<Option<Progress>>::new();
+        // A stalemate's stuck pieces and hard pawns leave the winner to move no move to
+        // spare (`Reach::all_can_be_immobile`): it must land on one of `tight`.
+        let (loser, win, _) = sides;
+        let tight = if pos.side != loser && win >= 2 {
+            tight
+        } else {
+            0
+        };
         move |m| {
             let Some(r) = &self.reach else { return true };
-            // A stalemate's stuck pieces and hard pawns leave the winner to move no move
-            // to spare (`Reach::all_can_be_immobile`): it must land on one of `tight`.
-            let (loser, win, _) = sides;
-            let tight = tight.get();
-            if pos.side != loser
-                && win >= 2
-                && tight != 0
+            if tight != 0
                 && tight & crate::core::bb(m.to) == 0
                 && m.kind != crate::moves::MoveKind::EnPassant
             {
@@ -910,12 +918,12 @@ impl<'a> Engine<'a> {
         if let Some(known) = self.table_knows(key, k) {
             return known;
         }
-        let (spare, tight) = (Cell::new(0), Cell::new(0));
+        let spare = Cell::new(0);
         let Some(sharp) = self.series_gate(end, pos, k, &spare) else {
             return false;
         };
         let last = k == 1 && end == SeriesEnd::Help;
-        let keep = self.moves_filter(pos, last, series_sides(end, pos, k), (&spare, &tight));
+        let keep = self.moves_filter(pos, last, series_sides(end, pos, k), (&spare, 0));
         self.search_exact(key, k, pos, sharp, keep, |child| {
             self.series_step(ctx, end, child, k)
         })

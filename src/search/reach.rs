@@ -234,10 +234,12 @@ thread_local! {
 /// them ask for the same set.
 const STUCK_SLOTS: usize = 64;
 type StuckKey = [u64; crate::core::piece::part::COUNT + 2];
+/// No key of a position (an empty slot).
+const NO_STUCK_KEY: StuckKey = [u64::MAX; crate::core::piece::part::COUNT + 2];
 
 thread_local! {
     static STUCK: std::cell::RefCell<Vec<(StuckKey, Bitboard)>> =
-        std::cell::RefCell::new(vec![([u64::MAX; crate::core::piece::part::COUNT + 2], 0); STUCK_SLOTS]);
+        std::cell::RefCell::new(vec![(NO_STUCK_KEY, 0); STUCK_SLOTS]);
 }
 
 /// Slots of the kept options per thread ([`Reach::kept_options`]), and the most options
@@ -2444,7 +2446,7 @@ impl Reach {
     ) -> Bitboard {
         let board = &pos.board;
         let own = board.by_color[loser.idx()];
-        let mut key = [0; crate::core::piece::part::COUNT + 2];
+        let mut key: StuckKey = [0; crate::core::piece::part::COUNT + 2];
         for (k, part) in key.iter_mut().zip(&board.by_part) {
             *k = part & own;
         }
