@@ -3,7 +3,7 @@
 //! tree builder and the parallel driver. Results only depend on the position, never on
 //! timing or thread count; the transposition table stores proven facts only.
 
-use super::reach::{LastMoves, Progress, Reach, WinnerProgress};
+use super::reach::{LastMoves, Progress, Reach};
 use super::stipulation::Goal;
 use super::tt::{Facts, Tt};
 use crate::core::{Bitboard, Color, Kind};
@@ -314,13 +314,8 @@ impl<'a> Engine<'a> {
         let mate = self.goal == Goal::Mate;
         match &self.reach {
             Some(r) if win + lose >= if mate { 2 } else { 3 } => {
-                let sides = (loser, win, lose);
-                let (ask, (fits, spared)) = if pos.side != loser && win >= 2 {
-                    (true, r.winner_spare(pos, sides, mate, squares))
-                } else {
-                    let ask = pos.side == loser && lose >= 1;
-                    (ask, r.final_pictures(pos, sides, mate, squares, ask))
-                };
+                let ask = pos.side == loser && lose >= 1;
+                let (fits, spared) = r.final_pictures(pos, (loser, win, lose), mate, squares, ask);
                 if ask && !spared {
                     spare.set(fits);
                 }
@@ -809,7 +804,6 @@ impl<'a> Engine<'a> {
     ) -> impl FnMut(Move) -> bool + 's {
         let filter = std::cell::OnceCell::<Option<LastMoves>>::new();
         let progress = std::cell::OnceCell::<Option<Progress>>::new();
-        let winner_progress = std::cell::OnceCell::<Option<WinnerProgress>>::new();
         // A stalemate's stuck pieces and hard pawns leave the winner to move no move to
         // spare (`Reach::all_can_be_immobile`): it must land on one of `tight`.
         let (loser, win, _) = sides;
@@ -830,21 +824,12 @@ impl<'a> Engine<'a> {
                 Goal::Stalemate if last => r.last_loser_moves(pos, 1),
                 _ => None,
             });
-            // `spare` is the loser's where it is to move, else the winner's.
-            let spare = spare.get();
-            let progress = progress.get_or_init(|| match spare {
+            let progress = progress.get_or_init(|| match spare.get() {
                 0 => None,
-                _ if pos.side != loser => None,
                 squares => r.loser_progress(pos, sides, self.goal == Goal::Mate, squares),
-            });
-            let winner_progress = winner_progress.get_or_init(|| match spare {
-                0 => None,
-                _ if pos.side == loser => None,
-                fits => Some(r.winner_progress(pos, loser.flip(), win, fits)),
             });
             last_moves.as_ref().is_none_or(|l| l.keep(r, pos, m))
                 && progress.as_ref().is_none_or(|p| p.keep(r, pos, m))
-                && winner_progress.as_ref().is_none_or(|p| p.keep(pos, m))
         }
     }
 

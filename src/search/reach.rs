@@ -67,25 +67,6 @@ use crate::position::Position;
 use crate::rules::HelpCuts;
 use std::cell::Cell;
 
-/// The loser as [`Reach::final_pictures`] sees it: its colour, its units other than the
-/// king (kind, square), each square's fewest moves for one of them, and the board.
-type LoserSide<'a> = (
-    Color,
-    &'a [(Kind, u8)],
-    &'a [u8; 64],
-    &'a crate::core::board::Board,
-);
-
-/// Which spare move [`Reach::final_pictures`] asks about besides the pictures.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Ask {
-    No,
-    /// Does a picture fit with one loser move less?
-    Loser,
-    /// Does a picture fit with one winner move less?
-    Winner,
-}
-
 /// Distances 0..=MAX_D are tabled; a budget above it skips the cut.
 const MAX_D: usize = 15;
 type Within = [[Bitboard; MAX_D + 1]; 64];
@@ -127,9 +108,6 @@ pub struct Reach {
     /// Can a pawn promote to a piece with the nightrider's move (which pins along the
     /// knight's lines)?
     night_promotions: bool,
-    /// [colour][kind]: are the piece's empty-board distances the same both ways (so the
-    /// squares from which it reaches `t` within `d` moves are `occupy[t][d]`)?
-    symmetric: Vec<bool>,
 }
 
 /// The bit of a winner cover state from which the squares next to the king square that a
@@ -353,12 +331,6 @@ struct Covers {
     leaf_spans: Spans,
     leaves_mate: bool,
     leaves: Vec<u16>,
-    /// As `leaf_spans` and `leaves`, from the covers costing one move less than the
-    /// placement's moves ([`Reach::winner_spare`]).
-    lower_spans: Spans,
-    lower: Vec<u16>,
-    /// Scratch: the covers costing one move less around one king square.
-    cheaper: Vec<(u16, u8)>,
 }
 
 /// Slots of the kept covers per thread (each made at its first use): with 1,024 three in
@@ -375,8 +347,6 @@ impl Covers {
             self.data.clear();
             self.leaf_spans.clear();
             self.leaves.clear();
-            self.lower_spans.clear();
-            self.lower.clear();
         }
     }
 
@@ -393,8 +363,6 @@ impl Covers {
             self.leaves_mate = mate;
             self.leaf_spans.clear();
             self.leaves.clear();
-            self.lower_spans.clear();
-            self.lower.clear();
         }
         if let Some(range) = self.leaf_spans.get(k) {
             return range;
@@ -403,26 +371,6 @@ impl Covers {
         minimal_leaves(k, n, &self.data[a..b], mate, &mut self.leaves);
         self.leaf_spans.set(k, (start, self.leaves.len()));
         (start, self.leaves.len())
-    }
-
-    /// As [`Self::leaves_around`] (called first for `k`, so `mate` is the kept one), from
-    /// the covers of `data[a..b]` that cost at most `w` moves: what the winner's covers
-    /// with one move less than the placement's leave the loser.
-    fn lower_leaves_around(
-        &mut self,
-        (k, n, w): (u8, usize, usize),
-        (a, b): (usize, usize),
-    ) -> (usize, usize) {
-        if let Some(range) = self.lower_spans.get(k) {
-            return range;
-        }
-        self.cheaper.clear();
-        let cheaper = self.data[a..b].iter().filter(|e| usize::from(e.1) <= w);
-        self.cheaper.extend(cheaper);
-        let start = self.lower.len();
-        minimal_leaves(k, n, &self.cheaper, self.leaves_mate, &mut self.lower);
-        self.lower_spans.set(k, (start, self.lower.len()));
-        (start, self.lower.len())
     }
 }
 
@@ -646,82 +594,6 @@ impl LastMoves {
                 }
                 left <= set.budget
             })
-    }
-}
-
-/// The winner's moves worth playing where it has no move to spare
-/// ([`Reach::winner_spare`] found no picture with one winner move less): each move of a
-/// unit must bring it nearer (by its empty-board distance) to a square from which it
-/// could cover the king's final square or a square next to it, for one of the king
-/// squares of a picture with all the moves (`fits`).
-///
-/// Why: take a real mate (stalemate) reached after the winner's move of unit `u` from `a`
-/// to `b`, and the picture it gives with the winner's moves left after the move. The
-/// picture depends on the winner's units only through the square `t` each ends on (and
-/// its form there) and the sum of their distances to them; the loser's side of it is
-/// untouched by the move unless it captures (kept). If `u` ends on `t` with `d(b, t) >=
-/// d(a, t)`, the same picture with `u` counted from `a` fits one winner move less from the
-/// position before the move, of which there is none. So `d(b, t) < d(a, t)` for its `t`,
-/// which covers something around the picture's king square `k`; and `k` is the king
-/// square of a picture with all the moves from before it (`d(a, t) <= 1 + d(b, t)`). A
-/// unit that covers nothing costs nothing where it stands, except the winner's king,
-/// which must not end on or next to `k`: where it stands so for some `k` of `fits`, all
-/// its moves are kept. Captures, promotions, castling and the moves of units whose
-/// distances are not the same both ways (pawns) are kept.
-pub struct WinnerProgress {
-    /// [square]: where the unit there may land; `all`: the units whose every move is kept.
-    landing: [Bitboard; 64],
-    all: Bitboard,
-}
-
-impl WinnerProgress {
-    /// May the winner's move `m` from `pos` still lead to a final picture?
-    #[inline]
-    pub fn keep(&self, pos: &Position, m: crate::moves::Move) -> bool {
-        self.all & bb(m.from) != 0
-            || self.landing[m.from as usize] & bb(m.to) != 0
-            || m.promo.is_some()
-            || m.kind != MoveKind::Normal
-            || pos.board.kind_at(m.to).is_some()
-    }
-}
-
-impl Reach {
-    /// The winner's moves worth playing from `pos` ([`WinnerProgress`]), where it is to
-    /// move with `w` moves left (this one included) and [`Self::winner_spare`] found no
-    /// picture with one move less; `fits`: the king squares of the pictures with all of
-    /// them.
-    pub fn winner_progress(
-        &self,
-        pos: &Position,
-        winner: Color,
-        w: u32,
-        fits: Bitboard,
-    ) -> WinnerProgress {
-        let mut p = WinnerProgress {
-            landing: [0; 64],
-            all: 0,
-        };
-        let w = (w as usize).min(MAX_D);
-        let board = &pos.board;
-        let wk = pos.king(winner);
-        for a in Squares(board.by_color[winner.idx()]) {
-            let kind = board.kind_at(a).expect("occupied");
-            let table = idx(winner, kind);
-            if !self.symmetric[table] || a == wk && self.ball[a as usize][1] & fits != 0 {
-                p.all |= bb(a);
-                continue;
-            }
-            let targets = Squares(fits).fold(0, |t, k| t | self.near_att[table][k as usize]);
-            let row = &self.far[table][a as usize];
-            for t in Squares(targets) {
-                let d = usize::from(row[t as usize]);
-                if (1..=w).contains(&d) {
-                    p.landing[a as usize] |= self.occupy[table][t as usize][d - 1];
-                }
-            }
-        }
-        p
     }
 }
 
@@ -1277,12 +1149,7 @@ impl Reach {
         let pawn_forms =
             [Color::White, Color::Black].map(|c| pawn_forms_table(c, promotions, &far));
         let (near_att, masks) = around_tables(&attack, table_used);
-        let symmetric = far
-            .iter()
-            .map(|t| (0..64).all(|x| (0..x).all(|y| t[x][y] == t[y][x])))
-            .collect();
         Reach {
-            symmetric,
             occupy,
             attack,
             ball,
@@ -1493,32 +1360,6 @@ impl Reach {
         squares: Bitboard,
         spare: bool,
     ) -> (Bitboard, bool) {
-        let ask = if spare { Ask::Loser } else { Ask::No };
-        self.pictures_asking(pos, (loser, win_moves, lose_moves), mate, squares, ask)
-    }
-
-    /// As [`Self::final_pictures`], with the winner's spare move asked for instead of the
-    /// loser's (the winner to move with at least two moves left): whether a picture fits
-    /// with one winner move less, every king square of a picture with all the moves given
-    /// where none does (see [`WinnerProgress`]).
-    pub fn winner_spare(
-        &self,
-        pos: &Position,
-        sides: (Color, u32, u32),
-        mate: bool,
-        squares: Bitboard,
-    ) -> (Bitboard, bool) {
-        self.pictures_asking(pos, sides, mate, squares, Ask::Winner)
-    }
-
-    fn pictures_asking(
-        &self,
-        pos: &Position,
-        (loser, win_moves, lose_moves): (Color, u32, u32),
-        mate: bool,
-        squares: Bitboard,
-        ask: Ask,
-    ) -> (Bitboard, bool) {
         let (w, l) = (win_moves as usize, lose_moves as usize);
         let ksq = pos.king(loser);
         if !self.shared || w > MAX_D || l > MAX_D || pos.castling != 0 || ksq == NO_SQUARE {
@@ -1559,8 +1400,7 @@ impl Reach {
                     k,
                 );
                 let n = self.around[k as usize].1;
-                let data = (a, b);
-                let (a, b) = covers.leaves_around(k, n, data, mate);
+                let (a, b) = covers.leaves_around(k, n, (a, b), mate);
                 let leaves = &covers.leaves[a..b];
                 let open = &mut covers.open;
                 // The cheap bound first (most king squares end there), from each square's
@@ -1573,40 +1413,17 @@ impl Reach {
                             && self.loser_holds(others, loser, k, budget, leaves, open)
                 };
                 if holds(l - walk, open) {
+                    if !spare {
+                        return (bb(k), false);
+                    }
                     fits |= bb(k);
-                    let spared = match ask {
-                        Ask::No => return (bb(k), false),
-                        Ask::Loser => walk < l && holds(l - 1 - walk, open),
-                        Ask::Winner => {
-                            let loser_side = (loser, others, &near, &pos.board);
-                            self.holds_with_less(covers, loser_side, (k, n, w - 1, l - walk), data)
-                        }
-                    };
-                    if spared {
+                    if walk < l && holds(l - 1 - walk, open) {
                         return (fits, true);
                     }
                 }
             }
             (fits, false)
         })
-    }
-
-    /// Can the loser (its units `others`, with the fewest moves to each square `near`, on
-    /// `board`) hold what the winner's covers around `k` (with `n` flights; `data`: their
-    /// range of `covers.data`) that cost at most `w` moves leave, within `budget`?
-    fn holds_with_less(
-        &self,
-        covers: &mut Covers,
-        (loser, others, near, board): LoserSide,
-        (k, n, w, budget): (u8, usize, usize, usize),
-        data: (usize, usize),
-    ) -> bool {
-        let (a, b) = covers.lower_leaves_around((k, n, w), data);
-        let lower = &covers.lower[a..b];
-        let (least, at_once) = self.least_bound(near, k, lower, board);
-        at_once
-            || least <= budget
-                && self.loser_holds(others, loser, k, budget, lower, &mut covers.open)
     }
 
     /// Runs `f` with the winner's kept covers for its placement `pieces` (square, kind),
