@@ -149,18 +149,6 @@ impl Ctx {
     }
 }
 
-/// Is the winner's move `m` from `pos` one that changes nothing the loser's free-units
-/// count reads (`Reach::free_units_tight`): a plain move of a piece other than a pawn,
-/// capturing nothing, onto none of `landing` and off none of `leaving`?
-fn neutral_move(pos: &Position, m: Move, landing: Bitboard, leaving: Bitboard) -> bool {
-    use crate::core::bb;
-    m.kind == crate::moves::MoveKind::Normal
-        && m.promo.is_none()
-        && (landing & bb(m.to)) | (leaving & bb(m.from)) == 0
-        && pos.board.kind_at(m.to).is_none()
-        && pos.board.kind_at(m.from) != Some(Kind::Pawn)
-}
-
 impl<'a> Engine<'a> {
     pub fn new(rules: &'a Rules, goal: Goal, tt: &'a Tt, stop: &'a AtomicBool) -> Engine<'a> {
         Engine {
@@ -816,7 +804,6 @@ impl<'a> Engine<'a> {
     ) -> impl FnMut(Move) -> bool + 's {
         let filter = std::cell::OnceCell::<Option<LastMoves>>::new();
         let progress = std::cell::OnceCell::<Option<Progress>>::new();
-        let neutral = std::cell::OnceCell::<Option<(Bitboard, Bitboard)>>::new();
         // A stalemate's stuck pieces and hard pawns leave the winner to move no move to
         // spare (`Reach::all_can_be_immobile`): it must land on one of `tight`.
         let (loser, win, _) = sides;
@@ -832,15 +819,6 @@ impl<'a> Engine<'a> {
                 && m.kind != crate::moves::MoveKind::EnPassant
             {
                 return false;
-            }
-            if pos.side != loser && self.goal == Goal::Stalemate {
-                let squares =
-                    neutral.get_or_init(|| r.free_units_tight(pos, loser, (win, sides.2)));
-                if let &Some((landing, leaving)) = squares {
-                    if neutral_move(pos, m, landing, leaving) {
-                        return false;
-                    }
-                }
             }
             let last_moves = filter.get_or_init(|| match self.goal {
                 Goal::Stalemate if last => r.last_loser_moves(pos, 1),

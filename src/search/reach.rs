@@ -2572,46 +2572,6 @@ impl Reach {
         (l >= 1 && free_b < l + w + top_b + pins) || free_a <= l + w + top(true)
     }
 
-    /// Stalemate, the winner to move with `w` (at least 2) moves left and the loser with
-    /// `l`: where the free units could not be stopped with one winner move less
-    /// ([`Self::units_can_be_stopped`] with `w - 1`, the position as it is), the squares
-    /// a winner move must land on or leave for the position after it to pass that count
-    /// (`None` where the count does not apply or passes): the empty first squares of the
-    /// loser's units (king aside), and all their first squares.
-    ///
-    /// Why: after a move of a winner piece other than a pawn from `a` to `b` that captures
-    /// nothing, promotes nothing, lands on none of the first squares and leaves none of
-    /// them, the loser's units, their empty first squares, its king, whether a pin could
-    /// stop each (the winner's kinds are the same) and the winner's pinners (the same
-    /// pieces, its pawns where they stood) are as before, so the count of the position
-    /// after it, with `w - 1` winner moves and `l` loser moves, is the one that failed
-    /// here, and the cheap cut rules that position out.
-    pub fn free_units_tight(
-        &self,
-        pos: &Position,
-        loser: Color,
-        (w, l): (u32, u32),
-    ) -> Option<(Bitboard, Bitboard)> {
-        let (w, l) = (w as usize, l as usize);
-        let ksq = pos.king(loser);
-        let applies = self.immobile && self.shared && pos.castling == 0 && ksq != NO_SQUARE;
-        if !applies || w < 2 || w > MAX_D || l > MAX_D {
-            return None;
-        }
-        if self.units_can_be_stopped(pos, loser, w - 1, l) {
-            return None;
-        }
-        let board = &pos.board;
-        let empty = !board.occupied();
-        let (mut landing, mut leaving) = (0, 0);
-        for x in Squares(board.by_color[loser.idx()] & !bb(ksq)) {
-            let first = self.first_squares(board.kind_at(x).expect("occupied"), x, loser);
-            landing |= first & empty;
-            leaving |= first;
-        }
-        Some((landing, leaving))
-    }
-
     /// Calls `f` with each free unit of the loser (king aside; see
     /// [`Self::units_can_be_stopped`]): its square, the empty first squares of its moves, and
     /// whether a pin to its king (standing where it stands) could never stop it.
