@@ -476,13 +476,20 @@ impl Position {
     /// Passes the move to the other side (for threats and series play).
     pub fn null_move(&self) -> Position {
         let mut p = *self;
-        if p.ep != NO_SQUARE {
-            p.hash ^= ZOBRIST.ep[p.ep as usize];
-            p.ep = NO_SQUARE;
-        }
+        p.hash = self.null_move_hash();
+        p.ep = NO_SQUARE;
         p.side = p.side.flip();
-        p.hash ^= ZOBRIST.side;
         p
+    }
+
+    /// The hash of [`Self::null_move`]'s position, without making it.
+    pub fn null_move_hash(&self) -> u64 {
+        let ep = if self.ep != NO_SQUARE {
+            ZOBRIST.ep[self.ep as usize]
+        } else {
+            0
+        };
+        self.hash ^ ep ^ ZOBRIST.side
     }
 
     /// The orthodox initial array.

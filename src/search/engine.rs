@@ -85,7 +85,12 @@ fn help_key(pos: &Position, plies: u32) -> u64 {
 
 /// The table key of series play from `pos` (series side to move, `k` moves left).
 fn series_key(end: SeriesEnd, pos: &Position, k: u32) -> u64 {
-    pos.hash ^ SALT_SERIES[end as usize] ^ depth_salt(k)
+    series_key_of(end, pos.hash, k)
+}
+
+/// [`series_key`] of a position with the hash `hash`.
+fn series_key_of(end: SeriesEnd, hash: u64, k: u32) -> u64 {
+    hash ^ SALT_SERIES[end as usize] ^ depth_salt(k)
 }
 
 /// Help play from `pos` with `plies` left: the side the goal is reached against, and the
@@ -959,7 +964,8 @@ impl<'a> Engine<'a> {
         });
         if k >= 2 {
             for child in &kids {
-                self.tt.prefetch(series_key(end, &child.null_move(), k - 1));
+                self.tt
+                    .prefetch(series_key_of(end, child.null_move_hash(), k - 1));
             }
         }
         let found = kids
