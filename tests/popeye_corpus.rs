@@ -408,6 +408,13 @@ fn extra_cases() {
     dir_agrees("tests/data/popeye_extra", 1);
 }
 
+/// The positions in which Popeye's intelligent mode, in some release, missed solutions its
+/// plain search finds (see the folder's README), with Popeye 4.104's plain-search output.
+#[test]
+fn popeye_intelligent_mode_misses() {
+    dir_agrees("tests/data/popeye_intelligent", 9);
+}
+
 /// Circe (issue 18): Popeye's own example problems whose only condition is plain Circe,
 /// and constructed positions in which Circe changes Popeye's answer (see the folder's
 /// README), with Popeye 4.104's output; and the example in problems/circe.
