@@ -48,16 +48,17 @@ fn index() -> Vec<Entry> {
 
 /// Solves one corpus problem and returns the differences with Popeye's output.
 fn compare(name: &str, threads: usize) -> Vec<String> {
-    compare_in(DATA, name, threads, None, 32).expect("no time limit")
+    compare_in(DATA, name, threads, None, (32, false)).expect("no time limit")
 }
 
-/// The differences with Popeye's output, or `None` when the search stopped at `limit`.
+/// The differences with Popeye's output, or `None` when the search stopped at `limit`
+/// (with a table of `hash_mb`, by the plain search where `exhaustive`).
 fn compare_in(
     dir: &str,
     name: &str,
     threads: usize,
     limit: Option<std::time::Duration>,
-    hash_mb: usize,
+    (hash_mb, exhaustive): (usize, bool),
 ) -> Option<Vec<String>> {
     let inp = format!("{dir}/{name}.inp");
     let expected = std::fs::read_to_string(format!("{dir}/{name}.out")).expect("expected output");
@@ -74,6 +75,7 @@ fn compare_in(
                 options: p.options.search_options(),
                 threads,
                 hash_mb,
+                exhaustive,
                 ..Settings::default()
             };
             let (done, wait) = std::sync::mpsc::channel::<()>();
@@ -197,7 +199,7 @@ fn corpus_heavy() {
         .filter(|e| !light(e) && (only.is_empty() || only.contains(&e.name)))
     {
         let start = std::time::Instant::now();
-        let outcome = compare_in(DATA, &e.name, 0, Some(limit), hash_mb);
+        let outcome = compare_in(DATA, &e.name, 0, Some(limit), (hash_mb, false));
         let secs = start.elapsed().as_secs_f64();
         match outcome {
             None => {
@@ -240,7 +242,7 @@ fn intelligent_mode_problems_in_seconds() {
         "h7_0739",
         "h8_0733",
     ] {
-        let d = compare_in(DATA, name, 0, None, 256).expect("no time limit");
+        let d = compare_in(DATA, name, 0, None, (256, false)).expect("no time limit");
         assert!(d.is_empty(), "{name}:\n{}", d.join("\n"));
     }
 }
@@ -330,7 +332,7 @@ fn heavy_problems_in_seconds() {
 fn all_agree(names: &[&str]) {
     let mut failures = vec![];
     for name in names {
-        let d = compare_in(DATA, name, 0, None, 256).expect("no time limit");
+        let d = compare_in(DATA, name, 0, None, (256, false)).expect("no time limit");
         if !d.is_empty() {
             failures.push(format!("{name}:\n  {}", d.join("\n  ")));
         }
@@ -409,10 +411,12 @@ fn extra_cases() {
 }
 
 /// The positions in which Popeye's intelligent mode, in some release, missed solutions its
-/// plain search finds (see the folder's README), with Popeye 4.104's plain-search output.
+/// plain search finds (see the folder's README), with Popeye 4.104's plain-search output:
+/// solved with the cuts and by the plain search.
 #[test]
 fn popeye_intelligent_mode_misses() {
     dir_agrees("tests/data/popeye_intelligent", 10);
+    dir_agrees_by("tests/data/popeye_intelligent", 10, true);
 }
 
 /// Circe (issue 18): Popeye's own example problems whose only condition is plain Circe,
@@ -434,6 +438,11 @@ fn madrasi_corpus() {
 /// Every `NAME.inp` of the folder (relative to the repository root; at least `min` of
 /// them) gives exactly the solutions of Popeye's output `NAME.out` beside it.
 fn dir_agrees(folder: &str, min: usize) {
+    dir_agrees_by(folder, min, false);
+}
+
+/// [`dir_agrees`], by the plain search (`--exhaustive`) where `exhaustive`.
+fn dir_agrees_by(folder: &str, min: usize, exhaustive: bool) {
     let dir = format!("{}/{folder}", env!("CARGO_MANIFEST_DIR"));
     let mut names: Vec<String> = std::fs::read_dir(&dir)
         .unwrap()
@@ -445,7 +454,7 @@ fn dir_agrees(folder: &str, min: usize) {
     names.sort();
     let mut failures = vec![];
     for n in &names {
-        let d = compare_in(&dir, n, 1, None, 32).expect("no time limit");
+        let d = compare_in(&dir, n, 1, None, (32, exhaustive)).expect("no time limit");
         if !d.is_empty() {
             failures.push(format!("{n}:\n  {}", d.join("\n  ")));
         }
