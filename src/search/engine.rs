@@ -136,8 +136,9 @@ pub struct Ctx {
     killers: [Option<Move>; 64],
     /// Winning attacker moves remembered per depth (index 1: the last mating move).
     wins: [Option<Move>; 64],
-    /// Per series depth, the positions after the series side's moves
-    /// ([`Engine::series_children`]), kept to be reused.
+    /// Per depth (series: moves left; help play: plies left), the positions after the
+    /// moves of a node ([`Engine::series_children`], [`Engine::help_children`]), kept to
+    /// be reused.
     kids: Vec<Vec<Position>>,
 }
 
@@ -742,9 +743,13 @@ impl<'a> Engine<'a> {
             return false;
         }
         ctx.nodes += 1;
-        if plies >= 2 {
-            // The table is asked after the cheap cut: its entry comes in meanwhile.
-            self.tt.prefetch(help_key(pos, plies));
+        // The table first: the node that made this position fetched its entry from memory
+        // then ([`Self::help_children`]), so a known node costs no cut.
+        let key = help_key(pos, plies);
+        if plies >= 2
+            && let Some(known) = self.table_knows(key, plies)
+        {
+            return known;
         }
         let (spare, tight) = (Cell::new(0), Cell::new(0));
         let Some(sharp) = self.help_gate(pos, plies, &spare, &tight) else {
@@ -759,13 +764,52 @@ impl<'a> Engine<'a> {
             help_sides(pos, plies),
             (&spare, tight.get()),
         );
-        let key = help_key(pos, plies);
-        if let Some(known) = self.table_knows(key, plies) {
-            return known;
+        let found = sharp() && self.help_children(ctx, pos, plies, keep);
+        self.remember(key, plies, found);
+        found
+    }
+
+    /// Does one of the moves `keep` keeps from `pos` (`plies` >= 2 left) go on to a
+    /// solution? With three or more plies left the positions after the moves are made
+    /// first and the table entries of the nodes they lead to are fetched from memory
+    /// together, as in series play ([`Self::series_children`]): each child then asks the
+    /// table before its cuts without waiting (BENCHMARKS.md, "Help play: the table
+    /// first, the children's entries fetched together"). The children are searched in
+    /// the order of the moves, as before.
+    fn help_children(
+        &self,
+        ctx: &mut Ctx,
+        pos: &Position,
+        plies: u32,
+        keep: impl FnMut(Move) -> bool,
+    ) -> bool {
+        if plies == 2 {
+            // The children (one ply left) do not ask the table.
+            return self
+                .rules
+                .for_each_legal_where(pos, keep, |_, child| {
+                    if self.help(ctx, child, 1) {
+                        ControlFlow::Break(())
+                    } else {
+                        ControlFlow::Continue(())
+                    }
+                })
+                .is_break();
         }
-        self.search_exact(key, plies, pos, sharp, keep, |child| {
-            self.help(ctx, child, plies - 1)
-        })
+        let depth = plies as usize;
+        if ctx.kids.len() <= depth {
+            ctx.kids.resize_with(depth + 1, Vec::new);
+        }
+        let mut kids = std::mem::take(&mut ctx.kids[depth]);
+        kids.clear();
+        let _ = self.rules.for_each_legal_where(pos, keep, |_, child| {
+            self.tt.prefetch(help_key(child, plies - 1));
+            kids.push(*child);
+            ControlFlow::Continue(())
+        });
+        let found = kids.iter().any(|child| self.help(ctx, child, plies - 1));
+        ctx.kids[depth] = kids;
+        found
     }
 
     /// The cuts of help play from `pos` with `plies` left: `None` when the cheap cut rules
@@ -853,33 +897,6 @@ impl<'a> Engine<'a> {
         } else {
             None
         }
-    }
-
-    /// "Does some legal move of the side to move satisfy `test`?", where the table knows
-    /// nothing of `key` at the exact depth `k` (help and series play are not monotonic in
-    /// k): `possible` may first rule the position out; the answer is remembered.
-    fn search_exact(
-        &self,
-        key: u64,
-        k: u32,
-        pos: &Position,
-        possible: impl FnOnce() -> bool,
-        keep: impl FnMut(Move) -> bool,
-        mut test: impl FnMut(&Position) -> bool,
-    ) -> bool {
-        let found = possible()
-            && self
-                .rules
-                .for_each_legal_where(pos, keep, |_, child| {
-                    if test(child) {
-                        ControlFlow::Break(())
-                    } else {
-                        ControlFlow::Continue(())
-                    }
-                })
-                .is_break();
-        self.remember(key, k, found);
-        found
     }
 
     /// Stores a proven exact-depth answer (nothing once the search is stopped: an answer
