@@ -797,19 +797,36 @@ impl<'a> Engine<'a> {
                 .is_break();
         }
         let depth = plies as usize;
+        let kids = self.children(ctx, depth, pos, keep, |child| {
+            self.tt.prefetch(help_key(child, plies - 1));
+        });
+        let found = kids.iter().any(|child| self.help(ctx, child, plies - 1));
+        ctx.kids[depth] = kids;
+        found
+    }
+
+    /// The positions after the moves `keep` keeps from `pos`, in the order of the moves,
+    /// each shown to `made` as it is made: in the context's buffer for `depth`, taken out
+    /// of it (the caller puts it back).
+    fn children(
+        &self,
+        ctx: &mut Ctx,
+        depth: usize,
+        pos: &Position,
+        keep: impl FnMut(Move) -> bool,
+        mut made: impl FnMut(&Position),
+    ) -> Vec<Position> {
         if ctx.kids.len() <= depth {
             ctx.kids.resize_with(depth + 1, Vec::new);
         }
         let mut kids = std::mem::take(&mut ctx.kids[depth]);
         kids.clear();
         let _ = self.rules.for_each_legal_where(pos, keep, |_, child| {
-            self.tt.prefetch(help_key(child, plies - 1));
+            made(child);
             kids.push(*child);
             ControlFlow::Continue(())
         });
-        let found = kids.iter().any(|child| self.help(ctx, child, plies - 1));
-        ctx.kids[depth] = kids;
-        found
+        kids
     }
 
     /// The cuts of help play from `pos` with `plies` left: `None` when the cheap cut rules
@@ -970,21 +987,12 @@ impl<'a> Engine<'a> {
         keep: impl FnMut(Move) -> bool,
     ) -> bool {
         let depth = k as usize;
-        if ctx.kids.len() <= depth {
-            ctx.kids.resize_with(depth + 1, Vec::new);
-        }
-        let mut kids = std::mem::take(&mut ctx.kids[depth]);
-        kids.clear();
-        let _ = self.rules.for_each_legal_where(pos, keep, |_, child| {
-            kids.push(*child);
-            ControlFlow::Continue(())
-        });
-        if k >= 2 {
-            for child in &kids {
+        let kids = self.children(ctx, depth, pos, keep, |child| {
+            if k >= 2 {
                 self.tt
                     .prefetch(series_key_of(end, child.null_move_hash(), k - 1));
             }
-        }
+        });
         let found = kids
             .iter()
             .any(|child| self.series_step(ctx, end, child, k));
