@@ -48,7 +48,7 @@ fn index() -> Vec<Entry> {
 
 /// Solves one corpus problem and returns the differences with Popeye's output.
 fn compare(name: &str, threads: usize) -> Vec<String> {
-    compare_in(DATA, name, threads, None, (32, false)).expect("no time limit")
+    compare_in(DATA, name, threads, None, 32, false).expect("no time limit")
 }
 
 /// The differences with Popeye's output, or `None` when the search stopped at `limit`
@@ -58,7 +58,8 @@ fn compare_in(
     name: &str,
     threads: usize,
     limit: Option<std::time::Duration>,
-    (hash_mb, exhaustive): (usize, bool),
+    hash_mb: usize,
+    exhaustive: bool,
 ) -> Option<Vec<String>> {
     let inp = format!("{dir}/{name}.inp");
     let expected = std::fs::read_to_string(format!("{dir}/{name}.out")).expect("expected output");
@@ -199,7 +200,7 @@ fn corpus_heavy() {
         .filter(|e| !light(e) && (only.is_empty() || only.contains(&e.name)))
     {
         let start = std::time::Instant::now();
-        let outcome = compare_in(DATA, &e.name, 0, Some(limit), (hash_mb, false));
+        let outcome = compare_in(DATA, &e.name, 0, Some(limit), hash_mb, false);
         let secs = start.elapsed().as_secs_f64();
         match outcome {
             None => {
@@ -242,7 +243,7 @@ fn intelligent_mode_problems_in_seconds() {
         "h7_0739",
         "h8_0733",
     ] {
-        let d = compare_in(DATA, name, 0, None, (256, false)).expect("no time limit");
+        let d = compare_in(DATA, name, 0, None, 256, false).expect("no time limit");
         assert!(d.is_empty(), "{name}:\n{}", d.join("\n"));
     }
 }
@@ -332,7 +333,7 @@ fn heavy_problems_in_seconds() {
 fn all_agree(names: &[&str]) {
     let mut failures = vec![];
     for name in names {
-        let d = compare_in(DATA, name, 0, None, (256, false)).expect("no time limit");
+        let d = compare_in(DATA, name, 0, None, 256, false).expect("no time limit");
         if !d.is_empty() {
             failures.push(format!("{name}:\n  {}", d.join("\n  ")));
         }
@@ -454,7 +455,7 @@ fn dir_agrees_by(folder: &str, min: usize, exhaustive: bool) {
     names.sort();
     let mut failures = vec![];
     for n in &names {
-        let d = compare_in(&dir, n, 1, None, (32, exhaustive)).expect("no time limit");
+        let d = compare_in(&dir, n, 1, None, 32, exhaustive).expect("no time limit");
         if !d.is_empty() {
             failures.push(format!("{n}:\n  {}", d.join("\n  ")));
         }

@@ -137,8 +137,7 @@ pub struct Ctx {
     /// Winning attacker moves remembered per depth (index 1: the last mating move).
     wins: [Option<Move>; 64],
     /// Per depth (series: moves left; help play: plies left), the positions after the
-    /// moves of a node ([`Engine::series_children`], [`Engine::help_children`]), kept to
-    /// be reused.
+    /// moves of a node ([`Engine::any_child`]), kept to be reused.
     kids: Vec<Vec<Position>>,
 }
 
@@ -796,26 +795,27 @@ impl<'a> Engine<'a> {
                 })
                 .is_break();
         }
-        let depth = plies as usize;
-        let kids = self.children(ctx, depth, pos, keep, |child| {
-            self.tt.prefetch(help_key(child, plies - 1));
-        });
-        let found = kids.iter().any(|child| self.help(ctx, child, plies - 1));
-        ctx.kids[depth] = kids;
-        found
+        self.any_child(
+            ctx,
+            (pos, plies as usize),
+            keep,
+            |child| self.tt.prefetch(help_key(child, plies - 1)),
+            |ctx, child| self.help(ctx, child, plies - 1),
+        )
     }
 
-    /// The positions after the moves `keep` keeps from `pos`, in the order of the moves,
-    /// each shown to `made` as it is made: in the context's buffer for `depth`, taken out
-    /// of it (the caller puts it back).
-    fn children(
+    /// Does `test` hold for one of the positions after the moves `keep` keeps from `pos`?
+    /// The positions are made first, each shown to `made` as it is made (to fetch its
+    /// table entry), into the context's buffer for `depth`; then they are tested in the
+    /// order of the moves, until one passes.
+    fn any_child(
         &self,
         ctx: &mut Ctx,
-        depth: usize,
-        pos: &Position,
+        (pos, depth): (&Position, usize),
         keep: impl FnMut(Move) -> bool,
         mut made: impl FnMut(&Position),
-    ) -> Vec<Position> {
+        mut test: impl FnMut(&mut Ctx, &Position) -> bool,
+    ) -> bool {
         if ctx.kids.len() <= depth {
             ctx.kids.resize_with(depth + 1, Vec::new);
         }
@@ -826,7 +826,9 @@ impl<'a> Engine<'a> {
             kids.push(*child);
             ControlFlow::Continue(())
         });
-        kids
+        let found = kids.iter().any(|child| test(ctx, child));
+        ctx.kids[depth] = kids;
+        found
     }
 
     /// The cuts of help play from `pos` with `plies` left: `None` when the cheap cut rules
@@ -986,18 +988,18 @@ impl<'a> Engine<'a> {
         k: u32,
         keep: impl FnMut(Move) -> bool,
     ) -> bool {
-        let depth = k as usize;
-        let kids = self.children(ctx, depth, pos, keep, |child| {
-            if k >= 2 {
-                self.tt
-                    .prefetch(series_key_of(end, child.null_move_hash(), k - 1));
-            }
-        });
-        let found = kids
-            .iter()
-            .any(|child| self.series_step(ctx, end, child, k));
-        ctx.kids[depth] = kids;
-        found
+        self.any_child(
+            ctx,
+            (pos, k as usize),
+            keep,
+            |child| {
+                if k >= 2 {
+                    self.tt
+                        .prefetch(series_key_of(end, child.null_move_hash(), k - 1));
+                }
+            },
+            |ctx, child| self.series_step(ctx, end, child, k),
+        )
     }
 
     /// The cuts of series play from `pos` (series side to move, `k` >= 1 moves left), as
