@@ -312,14 +312,16 @@ impl<'a> Engine<'a> {
     /// saves: BENCHMARKS.md, "Help stalemates: free units".) Where the loser is to move,
     /// the same pass asks whether a picture fits with one loser move less; where none does,
     /// the loser has no move to spare: `spare` is set to the king squares of the pictures
-    /// that fit, for [`Reach::loser_progress`] (it stays empty otherwise).
+    /// that fit, for [`Reach::loser_progress`] (it stays empty otherwise). The answer: the
+    /// king squares of `squares` a final position can still have (empty: none), all of
+    /// `squares` where the test does not run.
     fn final_possible(
         &self,
         pos: &Position,
         (loser, win, lose): (Color, u32, u32),
         squares: Bitboard,
         spare: &Cell<Bitboard>,
-    ) -> bool {
+    ) -> Bitboard {
         let mate = self.goal == Goal::Mate;
         match &self.reach {
             Some(r) if win + lose >= if mate { 2 } else { 3 } => {
@@ -328,9 +330,9 @@ impl<'a> Engine<'a> {
                 if ask && !spared {
                     spare.set(fits);
                 }
-                fits != 0
+                fits
             }
-            _ => true,
+            _ => squares,
         }
     }
 
@@ -735,6 +737,16 @@ impl<'a> Engine<'a> {
     /// Is there a help play of exactly `plies` half-moves from `pos` whose last move reaches
     /// the goal?
     pub fn help(&self, ctx: &mut Ctx, pos: &Position, plies: u32) -> bool {
+        self.help_within(ctx, pos, plies, !0)
+    }
+
+    /// [`Self::help`], where the losing king's final square can only be one of `squares`:
+    /// those the node before found for a final position ([`Self::help_gate`]). A line from
+    /// `pos` is the end of a line from that node, with the same final position, and its
+    /// cuts rule out a king square only where no final position reached in time has the
+    /// king there (each cut is proven square by square). So the cuts here look at those
+    /// squares alone, and the answer is the same.
+    fn help_within(&self, ctx: &mut Ctx, pos: &Position, plies: u32, squares: Bitboard) -> bool {
         if plies == 0 {
             return self.goal_reached(pos);
         }
@@ -751,7 +763,7 @@ impl<'a> Engine<'a> {
             return known;
         }
         let (spare, tight) = (Cell::new(0), Cell::new(0));
-        let Some(sharp) = self.help_gate(pos, plies, &spare, &tight) else {
+        let Some(sharp) = self.help_gate(pos, plies, squares, (&spare, &tight)) else {
             return false;
         };
         if plies == 1 {
@@ -763,7 +775,8 @@ impl<'a> Engine<'a> {
             help_sides(pos, plies),
             (&spare, tight.get()),
         );
-        let found = sharp() && self.help_children(ctx, pos, plies, keep);
+        let fits = sharp();
+        let found = fits != 0 && self.help_children(ctx, (pos, fits), plies, keep);
         self.remember(key, plies, found);
         found
     }
@@ -778,7 +791,7 @@ impl<'a> Engine<'a> {
     fn help_children(
         &self,
         ctx: &mut Ctx,
-        pos: &Position,
+        (pos, squares): (&Position, Bitboard),
         plies: u32,
         keep: impl FnMut(Move) -> bool,
     ) -> bool {
@@ -787,7 +800,7 @@ impl<'a> Engine<'a> {
             return self
                 .rules
                 .for_each_legal_where(pos, keep, |_, child| {
-                    if self.help(ctx, child, 1) {
+                    if self.help_within(ctx, child, 1, squares) {
                         ControlFlow::Break(())
                     } else {
                         ControlFlow::Continue(())
@@ -800,7 +813,7 @@ impl<'a> Engine<'a> {
             (pos, plies as usize),
             keep,
             |child| self.tt.prefetch(help_key(child, plies - 1)),
-            |ctx, child| self.help(ctx, child, plies - 1),
+            |ctx, child| self.help_within(ctx, child, plies - 1, squares),
         )
     }
 
@@ -831,19 +844,20 @@ impl<'a> Engine<'a> {
         found
     }
 
-    /// The cuts of help play from `pos` with `plies` left: `None` when the cheap cut rules
-    /// the position out, else the sharper test to run where the table knows nothing (which
-    /// sets `spare`: see [`Self::final_possible`]).
+    /// The cuts of help play from `pos` with `plies` left, the losing king ending on one
+    /// of `squares` (see [`Self::help_within`]): `None` when the cheap cut rules the
+    /// position out, else the sharper test to run where the table knows nothing (which
+    /// sets `spare`: see [`Self::final_possible`]), which gives the king squares left.
     fn help_gate<'s>(
         &'s self,
         pos: &'s Position,
         plies: u32,
-        spare: &'s Cell<Bitboard>,
-        tight: &Cell<Bitboard>,
-    ) -> Option<impl FnOnce() -> bool + 's> {
+        squares: Bitboard,
+        (spare, tight): (&'s Cell<Bitboard>, &Cell<Bitboard>),
+    ) -> Option<impl FnOnce() -> Bitboard + 's> {
         let sides = help_sides(pos, plies);
-        let squares = self.goal_possible(pos, sides, tight)?;
-        Some(move || self.final_possible(pos, sides, squares, spare))
+        let squares = self.goal_possible(pos, sides, tight)? & squares;
+        (squares != 0).then_some(move || self.final_possible(pos, sides, squares, spare))
     }
 
     /// May help play from `pos` with `plies` (at least 2) left succeed, as far as the table
@@ -851,10 +865,10 @@ impl<'a> Engine<'a> {
     /// is false too; the parallel driver searches the moves of the other nodes itself.
     pub fn help_open(&self, pos: &Position, plies: u32) -> bool {
         let (spare, tight) = (Cell::new(0), Cell::new(0));
-        self.help_gate(pos, plies, &spare, &tight)
+        self.help_gate(pos, plies, !0, (&spare, &tight))
             .is_some_and(|sharp| {
                 self.table_knows(help_key(pos, plies), plies)
-                    .unwrap_or_else(sharp)
+                    .unwrap_or_else(|| sharp() != 0)
             })
     }
 
@@ -948,6 +962,18 @@ impl<'a> Engine<'a> {
     /// The series side is to move with `k` moves left. Intermediate moves must not check the
     /// other side; the other side passes in between.
     pub fn series(&self, ctx: &mut Ctx, end: SeriesEnd, pos: &Position, k: u32) -> bool {
+        self.series_within(ctx, end, (pos, !0), k)
+    }
+
+    /// [`Self::series`], where the losing king's final square can only be one of `squares`
+    /// (as in [`Self::help_within`]).
+    fn series_within(
+        &self,
+        ctx: &mut Ctx,
+        end: SeriesEnd,
+        (pos, squares): (&Position, Bitboard),
+        k: u32,
+    ) -> bool {
         if self.stopped() {
             return false;
         }
@@ -964,12 +990,13 @@ impl<'a> Engine<'a> {
             return known;
         }
         let spare = Cell::new(0);
-        let Some(sharp) = self.series_gate(end, pos, k, &spare) else {
+        let Some(sharp) = self.series_gate(end, pos, (k, squares), &spare) else {
             return false;
         };
         let last = k == 1 && end == SeriesEnd::Help;
         let keep = self.moves_filter(pos, last, series_sides(end, pos, k), (&spare, 0));
-        let found = sharp() && self.series_children(ctx, end, pos, k, keep);
+        let fits = sharp();
+        let found = fits != 0 && self.series_children(ctx, end, (pos, fits), k, keep);
         self.remember(key, k, found);
         found
     }
@@ -984,7 +1011,7 @@ impl<'a> Engine<'a> {
         &self,
         ctx: &mut Ctx,
         end: SeriesEnd,
-        pos: &Position,
+        (pos, squares): (&Position, Bitboard),
         k: u32,
         keep: impl FnMut(Move) -> bool,
     ) -> bool {
@@ -998,30 +1025,49 @@ impl<'a> Engine<'a> {
                         .prefetch(series_key_of(end, child.null_move_hash(), k - 1));
                 }
             },
-            |ctx, child| self.series_step(ctx, end, child, k),
+            |ctx, child| self.series_step_within(ctx, end, (child, squares), k),
         )
     }
 
-    /// The cuts of series play from `pos` (series side to move, `k` >= 1 moves left), as
-    /// [`Self::help_gate`]; none for series self play.
+    /// The cuts of series play from `pos` (series side to move, `k` >= 1 moves left, the
+    /// losing king ending on one of `squares`), as [`Self::help_gate`]; none for series
+    /// self play.
     fn series_gate<'s>(
         &'s self,
         end: SeriesEnd,
         pos: &'s Position,
-        k: u32,
+        (k, squares): (u32, Bitboard),
         spare: &'s Cell<Bitboard>,
-    ) -> Option<impl FnOnce() -> bool + 's> {
+    ) -> Option<impl FnOnce() -> Bitboard + 's> {
         let sides = series_sides(end, pos, k);
-        let squares = if end == SeriesEnd::Self_ {
-            0
+        let open = end == SeriesEnd::Self_;
+        let squares = if open {
+            !0
         } else {
-            self.goal_possible(pos, sides, &Cell::new(0))?
+            self.goal_possible(pos, sides, &Cell::new(0))? & squares
         };
-        Some(move || end == SeriesEnd::Self_ || self.final_possible(pos, sides, squares, spare))
+        (squares != 0).then_some(move || {
+            if open {
+                !0
+            } else {
+                self.final_possible(pos, sides, squares, spare)
+            }
+        })
     }
 
     /// After a series move (`child`, other side to move) with `k` moves left before it.
     pub fn series_step(&self, ctx: &mut Ctx, end: SeriesEnd, child: &Position, k: u32) -> bool {
+        self.series_step_within(ctx, end, (child, !0), k)
+    }
+
+    /// [`Self::series_step`], the losing king ending on one of `squares`.
+    fn series_step_within(
+        &self,
+        ctx: &mut Ctx,
+        end: SeriesEnd,
+        (child, squares): (&Position, Bitboard),
+        k: u32,
+    ) -> bool {
         if k == 1 {
             return match end {
                 SeriesEnd::Direct => self.goal_reached(child),
@@ -1029,7 +1075,7 @@ impl<'a> Engine<'a> {
             };
         }
         match self.series_goes_on(ctx, end, child) {
-            Some(passed) => self.series(ctx, end, &passed, k - 1),
+            Some(passed) => self.series_within(ctx, end, (&passed, squares), k - 1),
             None => false,
         }
     }
@@ -1061,8 +1107,8 @@ impl<'a> Engine<'a> {
         let spare = Cell::new(0);
         self.table_knows(series_key(end, pos, k), k)
             .unwrap_or_else(|| {
-                self.series_gate(end, pos, k, &spare)
-                    .is_some_and(|sharp| sharp())
+                self.series_gate(end, pos, (k, !0), &spare)
+                    .is_some_and(|sharp| sharp() != 0)
             })
     }
 
@@ -1515,6 +1561,71 @@ mod tests {
             dropped > 5000 && kept_with_picture > 500,
             "{dropped} {kept_with_picture}"
         );
+    }
+
+    /// The king squares of the final positions reached by every line of `plies` moves from
+    /// `pos` (the plain enumeration: every legal move, the goal tested at the end).
+    fn final_king_squares(engine: &Engine, pos: &Position, plies: u32, loser: Color) -> Bitboard {
+        if plies == 0 {
+            return if engine.goal_reached(pos) {
+                crate::core::bb(pos.king(loser))
+            } else {
+                0
+            };
+        }
+        let mut found = 0;
+        for (_, child) in engine.rules.legal_moves(pos) {
+            found |= final_king_squares(engine, &child, plies - 1, loser);
+        }
+        found
+    }
+
+    /// The king squares a help-play node gives the positions after its moves
+    /// ([`Engine::help_within`]) hold the king of every final position reached from them:
+    /// each line from each child of a node is enumerated by plain play and its final
+    /// king square looked for among the node's, on random positions and positions near
+    /// helpmates and help stalemates (mate and stalemate, two to four plies at the node).
+    #[test]
+    fn the_king_squares_given_to_the_children_hold_every_final_position() {
+        let rules = Rules::new(crate::rules::Condition::Orthodox);
+        let stop = AtomicBool::new(false);
+        let tt = Tt::new(1);
+        let problems = [
+            "1b4b1/N5K1/8/4p3/r7/k3nq2/3p4/8 b - - 0 1",
+            "8/8/1p6/1P6/kB6/p1p5/P1K5/8 b - - 0 1",
+            "8/p6b/6pk/8/6K1/8/1p5P/1B6 b - - 0 1",
+        ];
+        let (mut finals, mut narrowed) = (0, 0);
+        let mut g = Gen(0x2545_F491_4F6C_DD1D);
+        let mut tested = 0;
+        while tested < 400 {
+            let pos = if tested % 2 == 0 {
+                g.position()
+            } else {
+                near(&mut g, &rules, &problems)
+            };
+            let Some(pos) = pos else { continue };
+            tested += 1;
+            let goal = if tested % 3 == 0 {
+                Goal::Stalemate
+            } else {
+                Goal::Mate
+            };
+            let engine = Engine::new(&rules, goal, &tt, &stop).with_help_cuts();
+            let plies = 2 + (tested % 3) as u32;
+            let (loser, _, _) = help_sides(&pos, plies);
+            let (spare, tight) = (Cell::new(0), Cell::new(0));
+            let given = engine
+                .help_gate(&pos, plies, !0, (&spare, &tight))
+                .map_or(0, |sharp| sharp());
+            narrowed += usize::from(given != !0 && given != 0);
+            for (m, child) in rules.legal_moves(&pos) {
+                let at = final_king_squares(&engine, &child, plies - 1, loser);
+                finals += at.count_ones() as usize;
+                assert_eq!(at & !given, 0, "{} {m:?} {goal:?} {plies}", pos.to_fen());
+            }
+        }
+        assert!(finals > 200 && narrowed > 100, "{finals} {narrowed}");
     }
 
     /// The stalemated side's last moves that `Reach::last_loser_moves` drops leave a

@@ -1353,11 +1353,12 @@ impl Reach {
         self.final_pictures(pos, sides, mate, squares, false).0 != 0
     }
 
-    /// [`Self::final_possible`] (the first answer: king squares of pictures, empty when
-    /// there is none) and, when `spare` is asked for, whether a picture fits within one
-    /// loser move less (the second; `true` where the test does not apply). One pass: a
-    /// picture with one move less is one with all the moves. Where `spare` is asked for
-    /// and no such picture fits, the first answer holds every king square of a picture.
+    /// [`Self::final_possible`] (the first answer: every king square of a picture, of
+    /// those in `squares`, empty when there is none) and, when `spare` is asked for,
+    /// whether a picture fits within one loser move less (the second; `true` where the
+    /// test does not apply). One pass: a picture with one move less is one with all the
+    /// moves. Every king square is looked at: the search gives the squares to the
+    /// positions after the moves, where they are the only ones that can fit.
     pub fn final_pictures(
         &self,
         pos: &Position,
@@ -1390,7 +1391,7 @@ impl Reach {
         let king = pos.king(winner) != NO_SQUARE;
         let checks = mate && self.standing_checks && answers_checks(others);
         self.with_covers(winner, pieces.as_slice(), (w, checks), |covers| {
-            let mut fits = 0;
+            let (mut fits, mut spared) = (0, false);
             for k in Squares(self.ball[ksq as usize][l] & squares) {
                 let walk = king_distance(ksq, k);
                 let flights = KING[k as usize];
@@ -1419,16 +1420,13 @@ impl Reach {
                             && self.loser_holds(others, loser, k, budget, leaves, open)
                 };
                 if holds(l - walk, open) {
-                    if !spare {
-                        return (bb(k), false);
-                    }
                     fits |= bb(k);
-                    if walk < l && holds(l - 1 - walk, open) {
-                        return (fits, true);
+                    if spare && !spared && walk < l && holds(l - 1 - walk, open) {
+                        spared = true;
                     }
                 }
             }
-            (fits, false)
+            (fits, spared)
         })
     }
 
