@@ -285,22 +285,24 @@ impl<'a> Engine<'a> {
         found
     }
 
-    /// Can `loser` still be mated (stalemated) with these moves left? `None` when the cheap
-    /// final-position cut proves it cannot (see `reach.rs`), else the king squares it
-    /// leaves, for [`Engine::final_possible`]. For stalemate the cut sets `tight` where the
-    /// winner has no move to spare (`Reach::all_can_be_immobile`).
+    /// Can `loser` still be mated (stalemated) with these moves left, its king ending on
+    /// one of `within`? `None` when the cheap final-position cut proves it cannot (see
+    /// `reach.rs`), else the king squares it leaves, for [`Engine::final_possible`]. For
+    /// stalemate the cut sets `tight` where the winner has no move to spare
+    /// (`Reach::all_can_be_immobile`).
     #[inline]
     fn goal_possible(
         &self,
         pos: &Position,
         (loser, win, lose): (Color, u32, u32),
-        tight: &Cell<Bitboard>,
+        (within, tight): (Bitboard, &Cell<Bitboard>),
     ) -> Option<Bitboard> {
         match &self.reach {
-            None => Some(!0),
+            None => Some(within),
             Some(r) => {
                 let mate = self.goal == Goal::Mate;
-                let squares = r.king_squares_noting(pos, loser, (win, lose), mate, tight);
+                let squares =
+                    r.king_squares_noting(pos, loser, (win, lose), mate, (within, tight)) & within;
                 (squares != 0).then_some(squares)
             }
         }
@@ -856,8 +858,8 @@ impl<'a> Engine<'a> {
         (spare, tight): (&'s Cell<Bitboard>, &Cell<Bitboard>),
     ) -> Option<impl FnOnce() -> Bitboard + 's> {
         let sides = help_sides(pos, plies);
-        let squares = self.goal_possible(pos, sides, tight)? & squares;
-        (squares != 0).then_some(move || self.final_possible(pos, sides, squares, spare))
+        let squares = self.goal_possible(pos, sides, (squares, tight))?;
+        Some(move || self.final_possible(pos, sides, squares, spare))
     }
 
     /// May help play from `pos` with `plies` (at least 2) left succeed, as far as the table
@@ -1044,7 +1046,7 @@ impl<'a> Engine<'a> {
         let squares = if open {
             !0
         } else {
-            self.goal_possible(pos, sides, &Cell::new(0))? & squares
+            self.goal_possible(pos, sides, (squares, &Cell::new(0)))?
         };
         (squares != 0).then_some(move || {
             if open {
@@ -1707,7 +1709,8 @@ mod tests {
             let loser = pos.side.flip();
             for l in 1..=2 {
                 let tight = Cell::new(0);
-                let squares = reach.king_squares_noting(&pos, loser, (l + 1, l), false, &tight);
+                let squares =
+                    reach.king_squares_noting(&pos, loser, (l + 1, l), false, (!0, &tight));
                 let tight = tight.get();
                 if squares == 0 || tight == 0 {
                     continue;

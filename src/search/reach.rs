@@ -1203,10 +1203,11 @@ impl Reach {
         mate: bool,
     ) -> Bitboard {
         let tight = Cell::new(0);
-        self.king_squares_noting(pos, loser, (win_moves, lose_moves), mate, &tight)
+        self.king_squares_noting(pos, loser, (win_moves, lose_moves), mate, (!0, &tight))
     }
 
-    /// [`Self::king_squares`], setting `tight` where the immobility test finds the
+    /// [`Self::king_squares`] among `within` (the king squares the search carries down:
+    /// `Engine::help_within`), setting `tight` where the immobility test finds the
     /// winner no move to spare (see [`Self::all_can_be_immobile`]).
     pub fn king_squares_noting(
         &self,
@@ -1214,7 +1215,7 @@ impl Reach {
         loser: Color,
         (win_moves, lose_moves): (u32, u32),
         mate: bool,
-        tight: &Cell<Bitboard>,
+        (within, tight): (Bitboard, &Cell<Bitboard>),
     ) -> Bitboard {
         let (w, l) = (win_moves as usize, lose_moves as usize);
         if w > MAX_D || l > MAX_D || pos.castling != 0 {
@@ -1223,9 +1224,6 @@ impl Reach {
         let ksq = pos.king(loser);
         if ksq == NO_SQUARE {
             return !0;
-        }
-        if !mate && self.immobile && self.shared && !self.units_can_be_stopped(pos, loser, w, l) {
-            return 0;
         }
         let board = &pos.board;
         let winner = loser.flip();
@@ -1246,7 +1244,8 @@ impl Reach {
             n += 1;
         }
         let (layers, pieces) = self.loser_layers(pos, loser, l);
-        let test = |guarded| self.king_squares_with(ksq, guarded, &layers, l, pieces, mate);
+        let test =
+            |guarded| self.king_squares_with(ksq, guarded, (&layers, within), l, pieces, mate);
         // The test only grows with the guarded squares, and each mover's set lies within
         // `any_mover`: when that leaves nothing, no single mover does.
         let mut squares = test(any_mover);
@@ -1255,6 +1254,14 @@ impl Reach {
         }
         if squares != 0 && self.standing_checks && w == 1 && l >= 1 {
             squares &= !self.checked_before(pos, loser, l, &layers);
+        }
+        if squares != 0
+            && !mate
+            && self.immobile
+            && self.shared
+            && !self.units_can_be_stopped(pos, loser, w, l)
+        {
+            return 0;
         }
         let immobile =
             || !self.immobile || self.all_can_be_immobile(pos, loser, (w, l), &layers, tight);
@@ -2758,7 +2765,7 @@ impl Reach {
         &self,
         ksq: u8,
         guarded: Bitboard,
-        layers: &[Bitboard; MAX_D + 1],
+        (layers, within): (&[Bitboard; MAX_D + 1], Bitboard),
         l: usize,
         pieces: u32,
         mate: bool,
@@ -2767,7 +2774,7 @@ impl Reach {
         let open = !(guarded | held);
         // Squares next to an open square.
         let bad = king_spread(open);
-        let mut ok = self.ball[ksq as usize][l] & !bad;
+        let mut ok = self.ball[ksq as usize][l] & within & !bad;
         if mate {
             ok &= guarded;
         }
@@ -3285,7 +3292,7 @@ mod tests {
             let pos = Position::from_fen(fen).unwrap();
             let t = Cell::new(0);
             assert_ne!(
-                r.king_squares_noting(&pos, Color::Black, (2, 1), false, &t),
+                r.king_squares_noting(&pos, Color::Black, (2, 1), false, (!0, &t)),
                 0
             );
             t.get()
