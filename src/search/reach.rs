@@ -1225,6 +1225,9 @@ impl Reach {
         if ksq == NO_SQUARE {
             return !0;
         }
+        if !mate && self.immobile && self.shared && !self.units_can_be_stopped(pos, loser, w, l) {
+            return 0;
+        }
         let board = &pos.board;
         let winner = loser.flip();
         // With one move left only one of the winner's pieces moves; the others attack
@@ -1254,14 +1257,6 @@ impl Reach {
         }
         if squares != 0 && self.standing_checks && w == 1 && l >= 1 {
             squares &= !self.checked_before(pos, loser, l, &layers);
-        }
-        if squares != 0
-            && !mate
-            && self.immobile
-            && self.shared
-            && !self.units_can_be_stopped(pos, loser, w, l)
-        {
-            return 0;
         }
         let immobile =
             || !self.immobile || self.all_can_be_immobile(pos, loser, (w, l), &layers, tight);
