@@ -12,7 +12,9 @@
 //! such an attack. A move can therefore parry a check by paralysing the checking unit.
 
 use super::{Rules, orthodox};
-use crate::core::board::piece_attacks;
+use crate::core::bitboard::{KNIGHT, bishop_attacks, pawn_attacks, rook_attacks};
+use crate::core::board::{PAWN_IDX, piece_attacks};
+use crate::core::piece::part;
 use crate::core::{Bitboard, Color, Kind, NO_SQUARE, Square, Squares, bb};
 use crate::moves::{Move, MoveKind, MoveList, Step};
 use crate::position::Position;
@@ -145,10 +147,55 @@ fn two_stepped_pawn(pos: &Position) -> Square {
     }
 }
 
-/// The paralysed units of the side to move.
+/// The paralysed units of the side to move. Units of the orthodox kinds other than the
+/// king are found from their kind's sets: one of ours of a kind is paralysed when one of
+/// theirs of that kind observes it, that is (observation being mutual within a kind) when
+/// it stands on a square that unit attacks. The others, one by one ([`paralysed`]).
 fn frozen(pos: &Position) -> Bitboard {
+    let board = &pos.board;
+    let (own, them) = (
+        board.by_color[pos.side.idx()],
+        board.by_color[pos.side.flip().idx()],
+    );
+    let occ = board.occupied();
+    // The units made of exactly the parts `parts`: one kind.
+    let exact = |parts: u8| {
+        (0..part::COUNT).fold(!0, |b, i| {
+            if parts >> i & 1 != 0 {
+                b & board.by_part[i]
+            } else {
+                b & !board.by_part[i]
+            }
+        })
+    };
+    let them_c = pos.side.flip();
+    // Each kind's units, and the squares their units of `them` attack.
+    let seen = |units: Bitboard, attacks: &dyn Fn(Square) -> Bitboard| {
+        Squares(units & them).fold(0, |a, t| a | attacks(t))
+    };
+    let pawns = board.by_part[PAWN_IDX];
+    let knights = exact(part::KNIGHT);
+    let bishops = exact(part::BISHOP);
+    let rooks = exact(part::ROOK);
+    let queens = exact(part::BISHOP | part::ROOK);
+    let done = pawns | knights | bishops | rooks | queens;
     let mut out = 0;
-    for s in Squares(pos.board.by_color[pos.side.idx()]) {
+    for (units, attacks) in [
+        (pawns, &(|t| pawn_attacks(them_c, t)) as &dyn Fn(Square) -> Bitboard),
+        (knights, &|t| KNIGHT[t as usize]),
+        (bishops, &|t| bishop_attacks(t, occ)),
+        (rooks, &|t| rook_attacks(t, occ)),
+        (queens, &|t| bishop_attacks(t, occ) | rook_attacks(t, occ)),
+    ] {
+        if units & own != 0 {
+            out |= units & own & seen(units, attacks);
+        }
+    }
+    let ts = two_stepped_pawn(pos);
+    if ts != NO_SQUARE && own & board.by_part[PAWN_IDX] & bb(ts) != 0 {
+        out |= bb(ts);
+    }
+    for s in Squares(own & !done) {
         if paralysed(pos, s) {
             out |= bb(s);
         }
@@ -244,6 +291,41 @@ mod tests {
             "k7/8/8/3q4/2(n)5/8/3Q4/3K2(N)1 w - - 0 1",
         ];
         crate::rules::assert_counts_are_played_moves(&r, &roots);
+    }
+
+    /// The paralysed units found from the kinds' sets are those found unit by unit, at
+    /// every node of random games (every orthodox kind, fairy units, en passant).
+    #[test]
+    fn paralysed_units_from_sets_are_those_found_one_by_one() {
+        use crate::core::{Squares, bb};
+        let r = Rules::new(Condition::Madrasi);
+        let roots = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "k7/8/8/3q4/2(n)5/8/3Q4/3K2(N)1 w - - 0 1",
+            "1k6/2p1(am)3/8/1P1P4/8/2(am)2q2/Q7/4K3 b - - 0 1",
+        ];
+        let (mut seed, mut frozen_seen) = (0x9E37_79B9_7F4A_7C15u64, 0);
+        for fen in roots {
+            for _ in 0..60 {
+                let mut pos = Position::from_fen(fen).unwrap();
+                for _ in 0..16 {
+                    let own = pos.board.by_color[pos.side.idx()];
+                    let one_by_one = Squares(own)
+                        .filter(|&s| super::paralysed(&pos, s))
+                        .fold(0, |a, s| a | bb(s));
+                    assert_eq!(super::frozen(&pos), one_by_one, "{}", pos.to_fen());
+                    frozen_seen += one_by_one.count_ones();
+                    let moves = r.legal_moves(&pos);
+                    if moves.is_empty() {
+                        break;
+                    }
+                    let i = crate::core::xorshift(&mut seed) % moves.len() as u64;
+                    pos = moves[i as usize].1;
+                }
+            }
+        }
+        assert!(frozen_seen > 1000, "{frozen_seen}");
     }
 
     fn count(fen: &str) -> u64 {
