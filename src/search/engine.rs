@@ -1587,8 +1587,9 @@ mod tests {
     /// The king squares a help-play node gives the positions after its moves
     /// ([`Engine::help_within`]) hold the king of every final position reached from them:
     /// each line from each child of a node is enumerated by plain play and its final
-    /// king square looked for among the node's, on random positions and positions near
-    /// helpmates and help stalemates (mate and stalemate, two to four plies at the node).
+    /// king square looked for among the node's, and among those the child's own cuts keep
+    /// when given the node's, on random positions and positions near helpmates and help
+    /// stalemates (mate and stalemate, two to four plies at the node).
     #[test]
     fn the_king_squares_given_to_the_children_hold_every_final_position() {
         let rules = Rules::new(crate::rules::Condition::Orthodox);
@@ -1627,6 +1628,11 @@ mod tests {
                 let at = final_king_squares(&engine, &child, plies - 1, loser);
                 finals += at.count_ones() as usize;
                 assert_eq!(at & !given, 0, "{} {m:?} {goal:?} {plies}", pos.to_fen());
+                // The child's own cuts, given those squares, keep them too.
+                let kept = engine
+                    .help_gate(&child, plies - 1, given, (&spare, &tight))
+                    .map_or(0, |sharp| sharp());
+                assert_eq!(at & !kept, 0, "{} {m:?} {goal:?} {plies}", pos.to_fen());
             }
         }
         assert!(finals > 200 && narrowed > 100, "{finals} {narrowed}");

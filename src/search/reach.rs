@@ -1225,7 +1225,11 @@ impl Reach {
         if ksq == NO_SQUARE {
             return !0;
         }
-        if !mate && self.immobile && self.shared && !self.units_can_be_stopped(pos, loser, w, l) {
+        if !mate
+            && self.immobile
+            && self.shared
+            && !self.units_can_be_stopped(pos, loser, (w, l), within & bb(ksq) != 0)
+        {
             return 0;
         }
         let board = &pos.board;
@@ -2531,8 +2535,16 @@ impl Reach {
     /// at most `l + w` plus the same count over them; with the king moving (one of the
     /// loser's moves), all free units at most `l - 1 + w + pins` plus that count. A unit's
     /// captures are left out (fewer free units: a weaker test). A position failing both
-    /// cases cannot end in stalemate within the moves.
-    fn units_can_be_stopped(&self, pos: &Position, loser: Color, w: usize, l: usize) -> bool {
+    /// cases cannot end in stalemate within the moves. Where the king's final square is
+    /// not its square now (`stays`: the carried king squares, `Engine::help_within`, do
+    /// not hold it), the king moves: only the second case applies.
+    fn units_can_be_stopped(
+        &self,
+        pos: &Position,
+        loser: Color,
+        (w, l): (usize, usize),
+        stays: bool,
+    ) -> bool {
         // The free units' empty first squares, and whether no pin could stop each.
         let mut units = [(0 as Bitboard, false); 16];
         let (mut free_a, mut free_b) = (0usize, 0usize);
@@ -2578,7 +2590,7 @@ impl Reach {
             return false;
         }
         // With the king moving, or with the king staying.
-        (l >= 1 && free_b < l + w + top_b + pins) || free_a <= l + w + top(true)
+        (l >= 1 && free_b < l + w + top_b + pins) || stays && free_a <= l + w + top(true)
     }
 
     /// Calls `f` with each free unit of the loser (king aside; see
