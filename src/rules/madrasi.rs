@@ -150,7 +150,8 @@ fn two_stepped_pawn(pos: &Position) -> Square {
 /// The paralysed units of the side to move. Units of the orthodox kinds other than the
 /// king are found from their kind's sets: one of ours of a kind is paralysed when one of
 /// theirs of that kind observes it, that is (observation being mutual within a kind) when
-/// it stands on a square that unit attacks. The others, one by one ([`paralysed`]).
+/// it stands on a square that unit attacks. The others, one by one ([`paralysed`]). (The
+/// pawn that just made its two-step is the other side's, never one of these.)
 fn frozen(pos: &Position) -> Bitboard {
     let board = &pos.board;
     let (own, them) = (
@@ -190,10 +191,6 @@ fn frozen(pos: &Position) -> Bitboard {
         if units & own != 0 {
             out |= units & own & seen(units, attacks);
         }
-    }
-    let ts = two_stepped_pawn(pos);
-    if ts != NO_SQUARE && own & board.by_part[PAWN_IDX] & bb(ts) != 0 {
-        out |= bb(ts);
     }
     for s in Squares(own & !done) {
         if paralysed(pos, s) {

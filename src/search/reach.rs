@@ -2535,9 +2535,10 @@ impl Reach {
     /// at most `l + w` plus the same count over them; with the king moving (one of the
     /// loser's moves), all free units at most `l - 1 + w + pins` plus that count. A unit's
     /// captures are left out (fewer free units: a weaker test). A position failing both
-    /// cases cannot end in stalemate within the moves. Where the king's final square is
-    /// not its square now (`stays`: the carried king squares, `Engine::help_within`, do
-    /// not hold it), the king moves: only the second case applies.
+    /// cases cannot end in stalemate within the moves. `stays` is false where the king's
+    /// final square cannot be its square now (the carried king squares,
+    /// `Engine::help_within`, do not hold it): the king moves, and only the second case
+    /// applies.
     fn units_can_be_stopped(
         &self,
         pos: &Position,
