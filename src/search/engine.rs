@@ -773,13 +773,13 @@ impl<'a> Engine<'a> {
         if plies == 1 {
             return self.goal_in_one(ctx, pos).is_some();
         }
+        let fits = sharp();
         let keep = self.moves_filter(
             pos,
-            plies == 2,
+            (plies == 2, fits),
             help_sides(pos, plies),
             (&spare, tight.get()),
         );
-        let fits = sharp();
         let found = fits != 0 && self.help_children(ctx, (pos, fits), plies, keep);
         self.remember(key, plies, found);
         found
@@ -883,20 +883,24 @@ impl<'a> Engine<'a> {
     /// those [`Reach::loser_progress`] keeps; where it is the winner of a stalemate with
     /// two or more moves left and the cheap cut found it no move to spare for the loser's
     /// stuck pieces and hard pawns (`tight`, set by the cut), those landing on the tight
-    /// squares and en passant; else all. The filters are built at the first move asked
-    /// about, so a node the table or the cuts answer never builds them.
+    /// squares and en passant, and of those, where the free-units count fails with one
+    /// move fewer, those [`Reach::units_relevant`] keeps (help play only: `within`, the
+    /// king squares the node hands down, is 0 in series play); else all. The filters are
+    /// built at the first move asked about, so a node the table or the cuts answer never
+    /// builds them.
     fn moves_filter<'s>(
         &'s self,
         pos: &'s Position,
-        last: bool,
+        (last, within): (bool, Bitboard),
         sides: (Color, u32, u32),
         (spare, tight): (&'s Cell<Bitboard>, Bitboard),
     ) -> impl FnMut(Move) -> bool + 's {
         let filter = std::cell::OnceCell::<Option<LastMoves>>::new();
         let progress = std::cell::OnceCell::<Option<Progress>>::new();
+        let units = std::cell::OnceCell::<Option<Bitboard>>::new();
         // A stalemate's stuck pieces and hard pawns leave the winner to move no move to
         // spare (`Reach::all_can_be_immobile`): it must land on one of `tight`.
-        let (loser, win, _) = sides;
+        let (loser, win, lose) = sides;
         let tight = if pos.side != loser && win >= 2 {
             tight
         } else {
@@ -907,6 +911,19 @@ impl<'a> Engine<'a> {
             if tight != 0
                 && tight & crate::core::bb(m.to) == 0
                 && m.kind != crate::moves::MoveKind::EnPassant
+            {
+                return false;
+            }
+            let relevant = units.get_or_init(|| match self.goal {
+                Goal::Stalemate if within != 0 && pos.side != loser => {
+                    r.units_relevant(pos, loser, (win, lose), within)
+                }
+                _ => None,
+            });
+            if let Some(relevant) = *relevant
+                && (crate::core::bb(m.from) | crate::core::bb(m.to)) & relevant == 0
+                && pos.board.by_part[crate::core::board::PAWN_IDX] & crate::core::bb(m.from) == 0
+                && pos.board.by_color[loser.idx()] & crate::core::bb(m.to) == 0
             {
                 return false;
             }
@@ -998,8 +1015,8 @@ impl<'a> Engine<'a> {
             return false;
         };
         let last = k == 1 && end == SeriesEnd::Help;
-        let keep = self.moves_filter(pos, last, series_sides(end, pos, k), (&spare, 0));
         let fits = sharp();
+        let keep = self.moves_filter(pos, (last, 0), series_sides(end, pos, k), (&spare, 0));
         let found = fits != 0 && self.series_children(ctx, end, (pos, fits), k, keep);
         self.remember(key, k, found);
         found
@@ -1740,6 +1757,59 @@ mod tests {
             dropped > 3000 && kept_solved > 30,
             "{dropped} {kept_solved}"
         );
+    }
+
+    /// A winner move that `Reach::units_relevant` leaves out (it starts and ends off the
+    /// squares given, takes nothing and is no pawn's) leads to a position the free-units
+    /// count rules out, and that has no stalemate in the moves left. (Where the count on
+    /// the position fails, solutions are rare: the help-play comparisons with the plain
+    /// search in `tests/help_cuts.rs` show the kept moves keep them.)
+    #[test]
+    fn the_winner_moves_the_free_units_ignore_lead_to_no_stalemate() {
+        use crate::core::bb;
+        let rules = Rules::new(crate::rules::Condition::Orthodox);
+        let stop = AtomicBool::new(false);
+        let tt = Tt::new(1);
+        let engine = Engine::new(&rules, Goal::Stalemate, &tt, &stop).with_help_cuts();
+        let reach = engine.reach.as_ref().expect("orthodox cuts");
+        let plain_tt = Tt::new(16);
+        let plain = Engine::new(&rules, Goal::Stalemate, &plain_tt, &stop).exhaustive();
+        let mut ctx = Ctx::new();
+        let problems = [
+            "8/1p6/5b2/7k/8/7K/p1p1P3/NbB5 w - - 0 1",
+            "8/8/6K1/8/5p2/8/1r1p4/1Q5k w - - 0 1",
+            "8/B7/6K1/8/1P3p2/8/1p1p4/6bk w - - 0 1",
+            "8/8/8/5K2/1P3p2/8/1p1p3k/6b1 w - - 0 1",
+            "8/8/6K1/p7/1P3p2/3p4/1p5p/7k w - - 0 1",
+            "8/3q4/8/8/8/3K4/n1r2N2/k4N2 w - - 0 1",
+            "4k3/2p1p3/3p4/8/8/2B5/8/R3K3 w - - 0 1",
+        ];
+        let (mut dropped, mut kept) = (0, 0);
+        each_sample(0x9E37_79B9_7F4A_7C15, &rules, &problems, |_, pos| {
+            let loser = pos.side.flip();
+            let ksq = pos.king(loser);
+            for (l, within) in [(1, !0), (1, !bb(ksq)), (2, !0)] {
+                let Some(relevant) = reach.units_relevant(&pos, loser, (l + 1, l), within) else {
+                    continue;
+                };
+                for (m, child) in rules.legal_moves(&pos) {
+                    let solved = plain.help(&mut ctx, &child, 2 * l);
+                    let pawn = pos.board.kind_at(m.from) == Some(Kind::Pawn);
+                    let takes = pos.board.by_color[loser.idx()] & bb(m.to) != 0;
+                    if (bb(m.from) | bb(m.to)) & relevant != 0 || pawn || takes {
+                        kept += 1;
+                        continue;
+                    }
+                    let tight = Cell::new(0);
+                    let after =
+                        reach.king_squares_noting(&child, loser, (l, l), false, (within, &tight));
+                    assert_eq!(after, 0, "{} {m:?} {l}", pos.to_fen());
+                    assert!(!solved, "{} {m:?} {l}", pos.to_fen());
+                    dropped += 1;
+                }
+            }
+        });
+        assert!(dropped > 3000 && kept > 1000, "{dropped} {kept}");
     }
 
     /// The final-position cut and the stalemate landing filter never lose a solution:

@@ -707,6 +707,37 @@ fn pinners(pos: &Position, winner: Color, w: usize) -> usize {
     (riders | pawns).count_ones() as usize
 }
 
+/// Counts per square of the sets added, bit-sliced: `at_least[k]` holds the squares in more
+/// than `k` of them (up to 16 sets).
+#[derive(Default)]
+struct Tally {
+    at_least: [Bitboard; 16],
+    levels: usize,
+}
+
+impl Tally {
+    /// Adds one to the count of every square of `set`.
+    #[inline]
+    fn add(&mut self, set: Bitboard) {
+        if self.levels < self.at_least.len() {
+            self.levels += 1;
+        }
+        for k in (1..self.levels).rev() {
+            self.at_least[k] |= self.at_least[k - 1] & set;
+        }
+        self.at_least[0] |= set;
+    }
+
+    /// The sum of the `n` largest counts: the squares counted more than `k` times number
+    /// `at_least[k]`'s, and the `n` largest counts take `min(n, that)` of them at level `k`.
+    fn top(&self, n: usize) -> usize {
+        self.at_least[..self.levels]
+            .iter()
+            .map(|b| (b.count_ones() as usize).min(n))
+            .sum()
+    }
+}
+
 /// The first rank.
 const RANK_1: Bitboard = 0xFF;
 
@@ -2546,52 +2577,80 @@ impl Reach {
         (w, l): (usize, usize),
         stays: bool,
     ) -> bool {
-        // The free units' empty first squares, and whether no pin could stop each.
-        let mut units = [(0 as Bitboard, false); 16];
+        // The free units (all, and those no pin could stop), and per square how many of
+        // those with at most `l` empty first squares have it among them, as bit-sliced
+        // counters ([`Tally`]).
         let (mut free_a, mut free_b) = (0usize, 0usize);
+        let (mut tally_a, mut tally_b) = (Tally::default(), Tally::default());
         self.free_units(pos, loser, |_, first, unpinnable| {
-            if free_b < units.len() {
-                units[free_b] = (first, unpinnable);
-            }
             free_b += 1;
             free_a += usize::from(unpinnable);
+            if first.count_ones() as usize <= l {
+                tally_b.add(first);
+                if unpinnable {
+                    tally_a.add(first);
+                }
+            }
         });
-        if free_b <= l + w || free_b > units.len() {
+        // (The counters hold up to 16 sets.)
+        if free_b <= l + w || free_b > 16 {
             return true;
         }
-        let units = &units[..free_b];
         // The most units that `l` squares complete (of all, or of those no pin could stop):
-        // the sum of the `l` largest counts per square of units with at most `l` squares.
-        let top = |only_unpinnable: bool| {
-            let mut count = [0u8; 64];
-            let mut touched = 0;
-            for &(first, unpinnable) in units {
-                if (unpinnable || !only_unpinnable) && first.count_ones() as usize <= l {
-                    for s in Squares(first) {
-                        count[s as usize] += 1;
-                    }
-                    touched |= first;
-                }
-            }
-            let mut best = [0u8; MAX_D + 1];
-            for s in Squares(touched) {
-                let mut c = count[s as usize];
-                for b in best.iter_mut().take(l) {
-                    if c > *b {
-                        std::mem::swap(&mut c, b);
-                    }
-                }
-            }
-            best.iter().take(l).map(|&c| c as usize).sum::<usize>()
-        };
-        let top_b = top(false);
+        // the sum of the `l` largest counts per square.
+        let top_b = tally_b.top(l);
         // Every unit not stopped otherwise is pinned, one pinner each.
         let pins = pinners(pos, loser.flip(), w);
         if free_b > l + w + top_b + pins {
             return false;
         }
         // With the king moving, or with the king staying.
-        (l >= 1 && free_b < l + w + top_b + pins) || stays && free_a <= l + w + top(true)
+        (l >= 1 && free_b < l + w + top_b + pins) || stays && free_a <= l + w + tally_a.top(l)
+    }
+
+    /// Stalemate, the winner to move with `w` >= 2 moves left (this one included) and the
+    /// loser with `l`, the loser's king ending on one of `within`: `Some(squares)` where
+    /// only a winner move that starts or ends on `squares`, takes a unit, or is a pawn's
+    /// move can leave a position passing the free-units count
+    /// ([`Self::units_can_be_stopped`]); `None` where any move may.
+    ///
+    /// The count after a move reads the loser's units other than its king (squares and
+    /// kinds), for each the empty first squares of its moves and whether a pin to its king
+    /// could stop it (its square, the king's, and whether the winner has or may promote to
+    /// a nightrider), the winner's pinners (riders, and pawns that can promote in the moves
+    /// left), the moves left, and whether the king's square is among the king squares
+    /// given. A winner move by a piece other than a pawn that takes nothing (no castling:
+    /// the count does not run while there are rights, and a move cannot add any) changes
+    /// none of these but the emptiness of its two squares, the moves left (`w - 1`), and
+    /// not the king squares given either (the node hands its own to the position after the
+    /// move: `Engine::help_within`). Where neither square is a first square of a loser
+    /// unit's moves, not even the emptiness counts: the count after the move is the count
+    /// on this position with `w - 1` winner moves left. So where that fails, every such
+    /// move leads to a position that fails it.
+    pub fn units_relevant(
+        &self,
+        pos: &Position,
+        loser: Color,
+        (w, l): (u32, u32),
+        within: Bitboard,
+    ) -> Option<Bitboard> {
+        let (w, l) = (w as usize, l as usize);
+        let ksq = pos.king(loser);
+        if !self.immobile
+            || !self.shared
+            || !(2..=MAX_D + 1).contains(&w)
+            || l > MAX_D
+            || pos.castling != 0
+            || ksq == NO_SQUARE
+            || self.units_can_be_stopped(pos, loser, (w - 1, l), within & bb(ksq) != 0)
+        {
+            return None;
+        }
+        let board = &pos.board;
+        let units = board.by_color[loser.idx()] & !bb(ksq);
+        Some(Squares(units).fold(0, |s, x| {
+            s | self.first_squares(board.kind_at(x).expect("occupied"), x, loser)
+        }))
     }
 
     /// Calls `f` with each free unit of the loser (king aside; see
@@ -2852,6 +2911,31 @@ mod tests {
             .map(|p| costs[p][f] as usize + least_assignment(rest, costs, used | 1 << p))
             .min()
             .unwrap_or(usize::MAX / 2)
+    }
+
+    /// The bit-sliced counts give the sum of the `n` largest counts per square, as counting
+    /// square by square and sorting does, on random sets (few squares, often shared).
+    #[test]
+    fn tally_tops_are_the_largest_counts() {
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = |n: u64| crate::core::xorshift(&mut seed) % n;
+        for _ in 0..5000 {
+            let (mut tally, mut count) = (Tally::default(), [0usize; 64]);
+            for _ in 0..=next(16) {
+                let mut set: Bitboard = 0;
+                for _ in 0..=next(3) {
+                    set |= 1 << (next(6) * 9);
+                }
+                tally.add(set);
+                for s in Squares(set) {
+                    count[s as usize] += 1;
+                }
+            }
+            count.sort_unstable_by(|a, b| b.cmp(a));
+            for n in 0..=MAX_D {
+                assert_eq!(tally.top(n), count[..n].iter().sum::<usize>(), "{n}");
+            }
+        }
     }
 
     /// `assign` answers as an exhaustive search over the assignments does, on random costs
