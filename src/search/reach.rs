@@ -2642,6 +2642,8 @@ impl Reach {
             || l > MAX_D
             || pos.castling != 0
             || ksq == NO_SQUARE
+            // (No more units than moves: the count passes.)
+            || (pos.board.by_color[loser.idx()].count_ones() as usize) <= l + w
             || self.units_can_be_stopped(pos, loser, (w - 1, l), within & bb(ksq) != 0)
         {
             return None;
