@@ -579,7 +579,10 @@ fn extend(
         walk.count += 1;
         return f(Move { chain, ..m }, &fin, &walk.bufs.steps);
     }
-    if !walk.bufs.seen.insert(state_key(&cur, vacated, moved, double)) {
+    // A state recurs only after two followers or more: the leader's state is the walk's
+    // first, and after one follower the follower's empty square tells the choices apart
+    // (a promotion choice, the new piece).
+    if walk.bufs.steps.len() >= 2 && !walk.bufs.seen.insert(state_key(&cur, vacated, moved, double)) {
         return ControlFlow::Continue(());
     }
     for &(s, v) in opts.as_slice() {

@@ -13,7 +13,9 @@
 //! store. When the table misses a sampled key the shadow holds, the shadow's entry stands
 //! for a search the doubled table would have saved, and its work is added up. A doubling
 //! pays when that saved work is at least one `PAYS`-th of all the work (the sampled probes)
-//! since the last growth. Memory beyond the part in use is reserved but never touched.
+//! since the last growth (beyond 64 MB in use a larger share: the shadow does not see
+//! what a large doubling costs, `pays_from`). Memory beyond the part in use is reserved
+//! but never touched.
 
 use std::cell::Cell;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -48,6 +50,20 @@ const HUGE_LEN: usize = 1 << 16;
 /// A doubling pays when the doubled table would have saved one `PAYS`-th of the work
 /// (BENCHMARKS.md, "The table grows while growing pays").
 const PAYS: u64 = 50;
+
+/// Entries in use (32 MB) beyond which each doubling must save twice the share of the
+/// work the one before had to (BENCHMARKS.md, "The table's last doublings").
+const DEAR_LEN: usize = 1 << 21;
+
+/// The `PAYS` of a doubling from `active + 1` entries in use: `PAYS` up to twice
+/// `DEAR_LEN`, halved for each doubling beyond (from 64 MB a 25th of the work, from 128 MB
+/// a 12th, from 256 MB a 6th, from 512 MB a third). A doubling of a large table costs time the shadow does not
+/// see: the kernel clears the new pages, the entries move, and more probes miss the
+/// processor's caches.
+fn pays_from(active: usize) -> u64 {
+    let beyond = ((active + 1) / DEAR_LEN).max(1).ilog2();
+    (PAYS >> beyond).max(1)
+}
 
 /// One bucket index in `SAMPLE` is sampled: those whose bits 1-4 are clear.
 const SAMPLE: usize = 16;
@@ -361,7 +377,7 @@ impl Tt {
     fn end_epoch(&self, active: usize) {
         let gained = self.gained.load(Ordering::Relaxed);
         let probes = self.probes.load(Ordering::Relaxed);
-        let pays = active < self.mask() && gained > 0 && gained * PAYS >= probes;
+        let pays = active < self.mask() && gained > 0 && gained * pays_from(active) >= probes;
         self.written.store(0, Ordering::Relaxed);
         if pays {
             self.grow(active);
@@ -672,6 +688,24 @@ mod tests {
 
     /// The table grows when a larger one would answer what it misses (a search that keeps
     /// coming back to more keys than it holds), and not for a stream of new keys.
+    #[test]
+    fn large_doublings_must_save_more() {
+        let at = |mb: usize| pays_from((mb << 20) / 16 - 1);
+        assert_eq!(
+            [
+                at(1),
+                at(16),
+                at(32),
+                at(64),
+                at(128),
+                at(256),
+                at(512),
+                at(4096)
+            ],
+            [50, 50, 50, 25, 12, 6, 3, 1]
+        );
+    }
+
     #[test]
     fn the_table_grows_only_while_growing_pays() {
         let stream = Tt::new(64);
