@@ -56,10 +56,10 @@ const PAYS: u64 = 50;
 const DEAR_LEN: usize = 1 << 21;
 
 /// The `PAYS` of a doubling from `active + 1` entries in use: `PAYS` up to twice
-/// `DEAR_LEN`, halved for each doubling beyond (from 64 MB a 25th of the work, from 128 MB
-/// a 12th, from 256 MB a 6th, from 512 MB a third). A doubling of a large table costs time the shadow does not
-/// see: the kernel clears the new pages, the entries move, and more probes miss the
-/// processor's caches.
+/// `DEAR_LEN`, halved for each doubling beyond (from 64 MB a 25th of the work, from
+/// 128 MB a 12th, from 256 MB a 6th, from 512 MB a third). A doubling of a large table
+/// costs time the shadow does not see: the kernel clears the new pages, the entries move,
+/// and more probes miss the processor's caches.
 fn pays_from(active: usize) -> u64 {
     let beyond = ((active + 1) / DEAR_LEN).max(1).ilog2();
     (PAYS >> beyond).max(1)
@@ -686,8 +686,8 @@ mod tests {
         assert_eq!(agree, 200_000);
     }
 
-    /// The table grows when a larger one would answer what it misses (a search that keeps
-    /// coming back to more keys than it holds), and not for a stream of new keys.
+    /// Up to 64 MB a doubling must save a 50th of the work; beyond, each doubling twice
+    /// the share of the one before.
     #[test]
     fn large_doublings_must_save_more() {
         let at = |mb: usize| pays_from((mb << 20) / 16 - 1);
@@ -706,6 +706,8 @@ mod tests {
         );
     }
 
+    /// The table grows when a larger one would answer what it misses (a search that keeps
+    /// coming back to more keys than it holds), and not for a stream of new keys.
     #[test]
     fn the_table_grows_only_while_growing_pays() {
         let stream = Tt::new(64);
