@@ -3,7 +3,7 @@
 //! tree builder and the parallel driver. Results only depend on the position, never on
 //! timing or thread count; the transposition table stores proven facts only.
 
-use super::reach::{LastMoves, Progress, Reach};
+use super::reach::{LastMoves, Progress, Reach, UnitMoves};
 use super::stipulation::Goal;
 use super::tt::{Facts, Tt};
 use crate::core::{Bitboard, Color, Kind};
@@ -884,7 +884,7 @@ impl<'a> Engine<'a> {
     /// two or more moves left and the cheap cut found it no move to spare for the loser's
     /// stuck pieces and hard pawns (`tight`, set by the cut), those landing on the tight
     /// squares and en passant, and of those, where the free-units count fails with one
-    /// move fewer, those [`Reach::units_relevant`] keeps (help play only: `within`, the
+    /// move fewer, those [`UnitMoves`] keeps (help play only: `within`, the
     /// king squares the node hands down, is 0 in series play); else all. The filters are
     /// built at the first move asked about, so a node the table or the cuts answer never
     /// builds them.
@@ -897,7 +897,7 @@ impl<'a> Engine<'a> {
     ) -> impl FnMut(Move) -> bool + 's {
         let filter = std::cell::OnceCell::<Option<LastMoves>>::new();
         let progress = std::cell::OnceCell::<Option<Progress>>::new();
-        let units = std::cell::OnceCell::<Option<Bitboard>>::new();
+        let units = std::cell::OnceCell::<Option<UnitMoves>>::new();
         // A stalemate's stuck pieces and hard pawns leave the winner to move no move to
         // spare (`Reach::all_can_be_immobile`): it must land on one of `tight`.
         let (loser, win, lose) = sides;
@@ -914,17 +914,13 @@ impl<'a> Engine<'a> {
             {
                 return false;
             }
-            let relevant = units.get_or_init(|| match self.goal {
+            let units = units.get_or_init(|| match self.goal {
                 Goal::Stalemate if within != 0 && pos.side != loser => {
                     r.units_relevant(pos, loser, (win, lose), within)
                 }
                 _ => None,
             });
-            if let Some(relevant) = *relevant
-                && (crate::core::bb(m.from) | crate::core::bb(m.to)) & relevant == 0
-                && pos.board.by_part[crate::core::board::PAWN_IDX] & crate::core::bb(m.from) == 0
-                && pos.board.by_color[loser.idx()] & crate::core::bb(m.to) == 0
-            {
+            if units.as_ref().is_some_and(|u| !u.keep(pos, m)) {
                 return false;
             }
             let last_moves = filter.get_or_init(|| match self.goal {
@@ -1693,6 +1689,21 @@ mod tests {
         assert!(dropped > 5000 && kept_open > 500, "{dropped} {kept_open}");
     }
 
+    /// Calls `f` with the cuts of orthodox help stalemates, the plain stalemate search
+    /// (its `rules`: orthodox) and a context.
+    fn with_stalemate_cuts(f: impl FnOnce(&Reach, &Engine, &mut Ctx)) {
+        let rules = Rules::new(crate::rules::Condition::Orthodox);
+        let stop = AtomicBool::new(false);
+        let (tt, plain_tt) = (Tt::new(1), Tt::new(16));
+        let engine = Engine::new(&rules, Goal::Stalemate, &tt, &stop).with_help_cuts();
+        let plain = Engine::new(&rules, Goal::Stalemate, &plain_tt, &stop).exhaustive();
+        f(
+            engine.reach.as_ref().expect("orthodox cuts"),
+            &plain,
+            &mut Ctx::new(),
+        );
+    }
+
     /// The winner's moves that a stalemate's stuck pieces and hard pawns rule out (those
     /// landing on none of the `tight` squares of `Reach::all_can_be_immobile`) lead to no
     /// stalemate in time: the plain search finds none after each, on random positions and
@@ -1700,119 +1711,112 @@ mod tests {
     /// stop, the winner to move with two or three moves, the loser with one fewer.
     #[test]
     fn the_winner_moves_off_the_tight_squares_lead_to_no_stalemate() {
-        let rules = Rules::new(crate::rules::Condition::Orthodox);
-        let stop = AtomicBool::new(false);
-        let tt = Tt::new(1);
-        let engine = Engine::new(&rules, Goal::Stalemate, &tt, &stop).with_help_cuts();
-        let reach = engine.reach.as_ref().expect("orthodox cuts");
-        let plain_tt = Tt::new(16);
-        let plain = Engine::new(&rules, Goal::Stalemate, &plain_tt, &stop).exhaustive();
-        let mut ctx = Ctx::new();
-        let problems = [
-            "8/8/6K1/8/5p2/8/1r1p4/1Q5k w - - 0 1",
-            "8/B7/6K1/8/1P3p2/8/1p1p4/6bk w - - 0 1",
-            "5n2/K7/8/8/8/8/3pr3/b6k w - - 0 1",
-            "8/8/8/6K1/8/2n5/1q4b1/2R4k w - - 0 1",
-            "8/8/2b5/8/8/5N2/1Kn1r3/6qk w - - 0 1",
-            "8/8/8/5K2/1P3p2/8/1p1p3k/6b1 w - - 0 1",
-            "8/8/6K1/p7/1P3p2/3p4/1p5p/7k w - - 0 1",
-            // Positions a random search found where the squares are tight and a stalemate
-            // follows (so the test sees kept moves that lead to one).
-            "3NN1N1/8/4KnNp/3N4/5qk1/2N1n3/8/8 w - - 0 1",
-            "8/8/8/8/8/2n5/p1K1Nn2/k3N3 w - - 0 1",
-            "8/8/p7/3R4/k7/R1n5/8/K7 b - - 0 1",
-            "8/8/8/n7/k3N3/2n5/6R1/KN6 b - - 0 1",
-            "8/8/4N1K1/6n1/3q2N1/7k/5r2/8 w - - 0 1",
-            "4Kq1k/8/4N3/8/8/6r1/5N2/8 w - - 0 1",
-            "N4N2/8/1n6/8/4q2N/7K/7P/5NNk w - - 0 1",
-            "8/8/8/2n5/k1K2r2/4N3/2N5/7q w - - 0 1",
-            "6nK/8/5Q2/2p4n/3Q4/5k2/7n/3nn3 b - - 0 1",
-            "8/3q4/8/8/8/3K4/n1r2N2/k4N2 w - - 0 1",
-        ];
-        let (mut dropped, mut kept_solved) = (0, 0);
-        each_sample(0x5851_F42D_4C95_7F2D, &rules, &problems, |_, pos| {
-            let loser = pos.side.flip();
-            for l in 1..=2 {
-                let tight = Cell::new(0);
-                let squares =
-                    reach.king_squares_noting(&pos, loser, (l + 1, l), false, (!0, &tight));
-                let tight = tight.get();
-                if squares == 0 || tight == 0 {
-                    continue;
-                }
-                for (m, child) in rules.legal_moves(&pos) {
-                    let solved = plain.help(&mut ctx, &child, 2 * l);
-                    if tight & crate::core::bb(m.to) != 0
-                        || m.kind == crate::moves::MoveKind::EnPassant
-                    {
-                        kept_solved += usize::from(solved);
-                    } else {
-                        assert!(!solved, "{} {m:?} {l}", pos.to_fen());
-                        dropped += 1;
+        with_stalemate_cuts(|reach, plain, ctx| {
+            let rules = plain.rules;
+            let problems = [
+                "8/8/6K1/8/5p2/8/1r1p4/1Q5k w - - 0 1",
+                "8/B7/6K1/8/1P3p2/8/1p1p4/6bk w - - 0 1",
+                "5n2/K7/8/8/8/8/3pr3/b6k w - - 0 1",
+                "8/8/8/6K1/8/2n5/1q4b1/2R4k w - - 0 1",
+                "8/8/2b5/8/8/5N2/1Kn1r3/6qk w - - 0 1",
+                "8/8/8/5K2/1P3p2/8/1p1p3k/6b1 w - - 0 1",
+                "8/8/6K1/p7/1P3p2/3p4/1p5p/7k w - - 0 1",
+                // Positions a random search found where the squares are tight and a stalemate
+                // follows (so the test sees kept moves that lead to one).
+                "3NN1N1/8/4KnNp/3N4/5qk1/2N1n3/8/8 w - - 0 1",
+                "8/8/8/8/8/2n5/p1K1Nn2/k3N3 w - - 0 1",
+                "8/8/p7/3R4/k7/R1n5/8/K7 b - - 0 1",
+                "8/8/8/n7/k3N3/2n5/6R1/KN6 b - - 0 1",
+                "8/8/4N1K1/6n1/3q2N1/7k/5r2/8 w - - 0 1",
+                "4Kq1k/8/4N3/8/8/6r1/5N2/8 w - - 0 1",
+                "N4N2/8/1n6/8/4q2N/7K/7P/5NNk w - - 0 1",
+                "8/8/8/2n5/k1K2r2/4N3/2N5/7q w - - 0 1",
+                "6nK/8/5Q2/2p4n/3Q4/5k2/7n/3nn3 b - - 0 1",
+                "8/3q4/8/8/8/3K4/n1r2N2/k4N2 w - - 0 1",
+            ];
+            let (mut dropped, mut kept_solved) = (0, 0);
+            each_sample(0x5851_F42D_4C95_7F2D, rules, &problems, |_, pos| {
+                let loser = pos.side.flip();
+                for l in 1..=2 {
+                    let tight = Cell::new(0);
+                    let squares =
+                        reach.king_squares_noting(&pos, loser, (l + 1, l), false, (!0, &tight));
+                    let tight = tight.get();
+                    if squares == 0 || tight == 0 {
+                        continue;
+                    }
+                    for (m, child) in rules.legal_moves(&pos) {
+                        let solved = plain.help(ctx, &child, 2 * l);
+                        if tight & crate::core::bb(m.to) != 0
+                            || m.kind == crate::moves::MoveKind::EnPassant
+                        {
+                            kept_solved += usize::from(solved);
+                        } else {
+                            assert!(!solved, "{} {m:?} {l}", pos.to_fen());
+                            dropped += 1;
+                        }
                     }
                 }
-            }
+            });
+            assert!(
+                dropped > 3000 && kept_solved > 30,
+                "{dropped} {kept_solved}"
+            );
         });
-        assert!(
-            dropped > 3000 && kept_solved > 30,
-            "{dropped} {kept_solved}"
-        );
     }
 
     /// A winner move that `Reach::units_relevant` leaves out (it starts and ends off the
-    /// squares given, takes nothing and is no pawn's) leads to a position the free-units
+    /// loser units' first squares, takes nothing and is no pawn's) leads to a position the free-units
     /// count rules out, and that has no stalemate in the moves left. (Where the count on
     /// the position fails, solutions are rare: the help-play comparisons with the plain
     /// search in `tests/help_cuts.rs` show the kept moves keep them.)
     #[test]
     fn the_winner_moves_the_free_units_ignore_lead_to_no_stalemate() {
         use crate::core::bb;
-        let rules = Rules::new(crate::rules::Condition::Orthodox);
-        let stop = AtomicBool::new(false);
-        let tt = Tt::new(1);
-        let engine = Engine::new(&rules, Goal::Stalemate, &tt, &stop).with_help_cuts();
-        let reach = engine.reach.as_ref().expect("orthodox cuts");
-        let plain_tt = Tt::new(16);
-        let plain = Engine::new(&rules, Goal::Stalemate, &plain_tt, &stop).exhaustive();
-        let mut ctx = Ctx::new();
-        let problems = [
-            "8/1p6/5b2/7k/8/7K/p1p1P3/NbB5 w - - 0 1",
-            "8/8/6K1/8/5p2/8/1r1p4/1Q5k w - - 0 1",
-            "8/B7/6K1/8/1P3p2/8/1p1p4/6bk w - - 0 1",
-            "8/8/8/5K2/1P3p2/8/1p1p3k/6b1 w - - 0 1",
-            "8/8/6K1/p7/1P3p2/3p4/1p5p/7k w - - 0 1",
-            "8/3q4/8/8/8/3K4/n1r2N2/k4N2 w - - 0 1",
-            "4k3/2p1p3/3p4/8/8/2B5/8/R3K3 w - - 0 1",
-        ];
-        let (mut dropped, mut kept) = (0, 0);
-        each_sample(0x9E37_79B9_7F4A_7C15, &rules, &problems, |_, pos| {
-            let loser = pos.side.flip();
-            let ksq = pos.king(loser);
-            if ksq == crate::core::NO_SQUARE {
-                return;
-            }
-            for (l, within) in [(1, !0), (1, !bb(ksq)), (2, !0)] {
-                let Some(relevant) = reach.units_relevant(&pos, loser, (l + 1, l), within) else {
-                    continue;
-                };
-                for (m, child) in rules.legal_moves(&pos) {
-                    let solved = plain.help(&mut ctx, &child, 2 * l);
-                    let pawn = pos.board.kind_at(m.from) == Some(Kind::Pawn);
-                    let takes = pos.board.by_color[loser.idx()] & bb(m.to) != 0;
-                    if (bb(m.from) | bb(m.to)) & relevant != 0 || pawn || takes {
-                        kept += 1;
-                        continue;
-                    }
-                    let tight = Cell::new(0);
-                    let after =
-                        reach.king_squares_noting(&child, loser, (l, l), false, (within, &tight));
-                    assert_eq!(after, 0, "{} {m:?} {l}", pos.to_fen());
-                    assert!(!solved, "{} {m:?} {l}", pos.to_fen());
-                    dropped += 1;
+        with_stalemate_cuts(|reach, plain, ctx| {
+            let rules = plain.rules;
+            let problems = [
+                "8/1p6/5b2/7k/8/7K/p1p1P3/NbB5 w - - 0 1",
+                "8/8/6K1/8/5p2/8/1r1p4/1Q5k w - - 0 1",
+                "8/B7/6K1/8/1P3p2/8/1p1p4/6bk w - - 0 1",
+                "8/8/8/5K2/1P3p2/8/1p1p3k/6b1 w - - 0 1",
+                "8/8/6K1/p7/1P3p2/3p4/1p5p/7k w - - 0 1",
+                "8/3q4/8/8/8/3K4/n1r2N2/k4N2 w - - 0 1",
+                "4k3/2p1p3/3p4/8/8/2B5/8/R3K3 w - - 0 1",
+            ];
+            let (mut dropped, mut kept) = (0, 0);
+            each_sample(0x9E37_79B9_7F4A_7C15, rules, &problems, |_, pos| {
+                let loser = pos.side.flip();
+                let ksq = pos.king(loser);
+                if ksq == crate::core::NO_SQUARE {
+                    return;
                 }
-            }
+                for (l, within) in [(1, !0), (1, !bb(ksq)), (2, !0)] {
+                    let Some(units) = reach.units_relevant(&pos, loser, (l + 1, l), within) else {
+                        continue;
+                    };
+                    for (m, child) in rules.legal_moves(&pos) {
+                        let solved = plain.help(ctx, &child, 2 * l);
+                        if units.keep(&pos, m) {
+                            kept += 1;
+                            continue;
+                        }
+                        let tight = Cell::new(0);
+                        let after = reach.king_squares_noting(
+                            &child,
+                            loser,
+                            (l, l),
+                            false,
+                            (within, &tight),
+                        );
+                        assert_eq!(after, 0, "{} {m:?} {l}", pos.to_fen());
+                        assert!(!solved, "{} {m:?} {l}", pos.to_fen());
+                        dropped += 1;
+                    }
+                }
+            });
+            assert!(dropped > 3000 && kept > 1000, "{dropped} {kept}");
         });
-        assert!(dropped > 3000 && kept > 1000, "{dropped} {kept}");
     }
 
     /// The final-position cut and the stalemate landing filter never lose a solution:

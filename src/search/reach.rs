@@ -503,6 +503,25 @@ pub struct LastMoves {
     held: Bitboard,
 }
 
+/// The winner's moves that can leave a position passing the free-units count where it
+/// fails with one winner move fewer ([`Reach::units_relevant`]): those that start or end
+/// on a first square of a loser unit's moves (`first`), take a unit, or are a pawn's.
+pub struct UnitMoves {
+    first: Bitboard,
+    loser: Color,
+}
+
+impl UnitMoves {
+    /// May the position after `m` (from `pos`) pass the count?
+    #[inline]
+    pub fn keep(&self, pos: &Position, m: crate::moves::Move) -> bool {
+        let board = &pos.board;
+        (bb(m.from) | bb(m.to)) & self.first != 0
+            || board.by_part[crate::core::board::PAWN_IDX] & bb(m.from) != 0
+            || board.by_color[self.loser.idx()] & bb(m.to) != 0
+    }
+}
+
 /// Free units of [`LastMoves`]: their squares, their number, per square the units whose
 /// only empty first square it is, per square the units not free now that a move from it
 /// frees (its own unit's square is a first square of theirs), and how many the winner's
@@ -2609,10 +2628,10 @@ impl Reach {
     }
 
     /// Stalemate, the winner to move with `w` >= 2 moves left (this one included) and the
-    /// loser with `l`, the loser's king ending on one of `within`: `Some(squares)` where
-    /// only a winner move that starts or ends on `squares`, takes a unit, or is a pawn's
-    /// move can leave a position passing the free-units count
-    /// ([`Self::units_can_be_stopped`]); `None` where any move may.
+    /// loser with `l`, the loser's king ending on one of `within`: the winner's moves that
+    /// can leave a position passing the free-units count ([`Self::units_can_be_stopped`])
+    /// where it fails with one winner move fewer ([`UnitMoves`]); `None` where any move
+    /// may.
     ///
     /// The count after a move reads the loser's units other than its king (squares and
     /// kinds), for each the empty first squares of its moves and whether a pin to its king
@@ -2633,7 +2652,7 @@ impl Reach {
         loser: Color,
         (w, l): (u32, u32),
         within: Bitboard,
-    ) -> Option<Bitboard> {
+    ) -> Option<UnitMoves> {
         let (w, l) = (w as usize, l as usize);
         let ksq = pos.king(loser);
         if !self.immobile
@@ -2650,9 +2669,10 @@ impl Reach {
         }
         let board = &pos.board;
         let units = board.by_color[loser.idx()] & !bb(ksq);
-        Some(Squares(units).fold(0, |s, x| {
+        let first = Squares(units).fold(0, |s, x| {
             s | self.first_squares(board.kind_at(x).expect("occupied"), x, loser)
-        }))
+        });
+        Some(UnitMoves { first, loser })
     }
 
     /// Calls `f` with each free unit of the loser (king aside; see
