@@ -18,7 +18,8 @@
 //!
 //! In a stalemate none of the loser's units can move. A unit that can move now (an empty
 //! first square of one of its moves) must have moved, been captured, been pinned, or had
-//! those squares filled by the end; each move achieves little of that (one unit moved, one
+//! those squares filled by the end (by other pieces, which must reach them in time); each
+//! move achieves little of that (one unit moved, one
 //! square filled, one unit captured), so too many free units for the moves left rule the
 //! position out. The same count, done before each of the loser's last moves is played,
 //! skips the moves that would leave too many ([`Reach::last_loser_moves`]).
@@ -2579,9 +2580,17 @@ impl Reach {
     /// king where it stands would leave a move along the pin line
     /// ([`Self::never_pinned_still`]).
     ///
+    /// A unit is completed only by pieces other than itself (had it moved, it would count
+    /// as moved): by the loser's pieces landing on its squares within `l` moves, or, for a
+    /// pawn's square, by a winner move (counted among the `w`; a unit other than a pawn
+    /// could take a winner piece on its first square, unless pinned). So a unit the
+    /// loser's moves can complete has at most `l` squares in `F`, each one that another
+    /// loser piece can land on within `l` moves (its empty-board reach,
+    /// [`Self::fillers`]).
+    ///
     /// So with the king staying, the free units number at most `l + w + pins` plus the
     /// most units that `l` squares can complete (the sum of the `l` largest counts, per
-    /// square, of free units with at most `l` squares in `F`), and those no pin can stop
+    /// square, of the free units `l` loser moves could complete), and those no pin can stop
     /// at most `l + w` plus the same count over them; with the king moving (one of the
     /// loser's moves), all free units at most `l - 1 + w + pins` plus that count. A unit's
     /// captures are left out (fewer free units: a weaker test). A position failing both
@@ -2596,24 +2605,37 @@ impl Reach {
         (w, l): (usize, usize),
         stays: bool,
     ) -> bool {
-        // The free units (all, and those no pin could stop), and per square how many of
-        // those with at most `l` empty first squares have it among them, as bit-sliced
-        // counters ([`Tally`]).
-        let (mut free_a, mut free_b) = (0usize, 0usize);
-        let (mut tally_a, mut tally_b) = (Tally::default(), Tally::default());
-        self.free_units(pos, loser, |_, first, unpinnable| {
+        // The free units: square, empty first squares, whether no pin could stop it.
+        let mut units = [(0u8, 0 as Bitboard, false); 16];
+        let mut free_b = 0usize;
+        self.free_units(pos, loser, |x, first, unpinnable| {
+            if free_b < units.len() {
+                units[free_b] = (x, first, unpinnable);
+            }
             free_b += 1;
+        });
+        // (The counters hold up to 16 sets.)
+        if free_b <= l + w || free_b > 16 {
+            return true;
+        }
+        // Per square, how many of the free units (all, and those no pin could stop) with
+        // at most `l` empty first squares, each of them a square another loser piece can
+        // land on within `l` moves, have it among them, as bit-sliced counters ([`Tally`]).
+        let (mut tally_a, mut tally_b) = (Tally::default(), Tally::default());
+        let mut fill = None;
+        let mut free_a = 0usize;
+        for &(x, first, unpinnable) in &units[..free_b] {
             free_a += usize::from(unpinnable);
-            if first.count_ones() as usize <= l {
+            if first.count_ones() as usize <= l && {
+                // The squares a loser piece other than this unit can land on.
+                let (once, twice) = *fill.get_or_insert_with(|| self.fillers(pos, loser, l));
+                first & !(twice | (once & !self.lands(pos, loser, x, l))) == 0
+            } {
                 tally_b.add(first);
                 if unpinnable {
                     tally_a.add(first);
                 }
             }
-        });
-        // (The counters hold up to 16 sets.)
-        if free_b <= l + w || free_b > 16 {
-            return true;
         }
         // The most units that `l` squares complete (of all, or of those no pin could stop):
         // the sum of the `l` largest counts per square.
@@ -2673,6 +2695,28 @@ impl Reach {
             s | self.first_squares(board.kind_at(x).expect("occupied"), x, loser)
         });
         Some(UnitMoves { first, loser })
+    }
+
+    /// The squares the loser's pieces can land on within `l` moves (empty-board reach):
+    /// those one piece or more can land on, and those two or more can.
+    fn fillers(&self, pos: &Position, loser: Color, l: usize) -> (Bitboard, Bitboard) {
+        let (mut once, mut twice) = (0, 0);
+        for s in Squares(pos.board.by_color[loser.idx()]) {
+            let r = self.lands(pos, loser, s, l);
+            twice |= once & r;
+            once |= r;
+        }
+        (once, twice)
+    }
+
+    /// The squares the loser's piece on `s` can land on within `l` moves (empty board).
+    fn lands(&self, pos: &Position, loser: Color, s: u8, l: usize) -> Bitboard {
+        if s == pos.king(loser) {
+            self.ball[s as usize][l]
+        } else {
+            let k = pos.board.kind_at(s).expect("occupied");
+            self.occupy[idx(loser, k)][s as usize][l]
+        }
     }
 
     /// Calls `f` with each free unit of the loser (king aside; see
@@ -3295,6 +3339,26 @@ mod tests {
         assert!(stalemate_possible(pinner, 1, 1));
         // With more moves the cut no longer decides.
         assert!(stalemate_possible(free, 4, 6));
+    }
+
+    /// A unit whose empty first squares one loser move could fill is stopped by that move
+    /// only when another loser piece can land there in time. Black's knight f7 and pawns
+    /// b6 and c2 are free, for one move of each side and White's bishop as the one pinner:
+    /// no black piece can land on b5 or c1 in one move (each pawn's own step moves it, it
+    /// fills nothing), so the count fails. With the knight on a7 it can land on b5, and the
+    /// count no longer decides.
+    #[test]
+    fn only_another_piece_fills_a_units_square() {
+        assert!(!stalemate_possible(
+            "7k/5n2/1p3N2/8/8/3N4/p1p1P3/Bb5K b - - 0 1",
+            1,
+            1
+        ));
+        assert!(stalemate_possible(
+            "7k/n7/1p3N2/8/8/3N4/p1p1P3/Bb5K b - - 0 1",
+            1,
+            1
+        ));
     }
 
     /// Hard pawns: a pawn with nothing ahead on its file, nothing to capture and no
