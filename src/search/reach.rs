@@ -1279,7 +1279,7 @@ impl Reach {
         if !mate
             && self.immobile
             && self.shared
-            && !self.units_can_be_stopped(pos, loser, (w, l), within & bb(ksq) != 0)
+            && !self.units_can_be_stopped(pos, loser, (w, l), (within & bb(ksq) != 0, w))
         {
             return 0;
         }
@@ -2603,7 +2603,7 @@ impl Reach {
         pos: &Position,
         loser: Color,
         (w, l): (usize, usize),
-        stays: bool,
+        (stays, reach_w): (bool, usize),
     ) -> bool {
         // The free units: square, empty first squares, whether no pin could stop it.
         let mut units = [(0u8, 0 as Bitboard, false); 16];
@@ -2615,7 +2615,13 @@ impl Reach {
             free_b += 1;
         });
         // (The counters hold up to 16 sets.)
-        if free_b <= l + w || free_b > 16 {
+        if free_b <= l || free_b > 16 {
+            return true;
+        }
+        // The winner's moves stop at most `w` units, and only those a winner piece can
+        // land on (or, for a pawn, in front of) within `reach_w` moves.
+        let (w_b, w_a) = self.units_winner_stops(pos, loser, &units[..free_b], (w, reach_w));
+        if free_b <= l + w_b {
             return true;
         }
         // Per square, how many of the free units (all, and those no pin could stop) with
@@ -2642,11 +2648,43 @@ impl Reach {
         let top_b = tally_b.top(l);
         // Every unit not stopped otherwise is pinned, one pinner each.
         let pins = pinners(pos, loser.flip(), w);
-        if free_b > l + w + top_b + pins {
+        if free_b > l + w_b + top_b + pins {
             return false;
         }
         // With the king moving, or with the king staying.
-        (l >= 1 && free_b < l + w + top_b + pins) || stays && free_a <= l + w + tally_a.top(l)
+        (l >= 1 && free_b < l + w_b + top_b + pins) || stays && free_a <= l + w_a + tally_a.top(l)
+    }
+
+    /// The most free units (all, and those no pin could stop) the winner's `w` moves can
+    /// stop: a capture lands on the unit's square (it has not moved: a unit that moves is
+    /// counted as moved), and a landing on a first square stops only a pawn (another unit
+    /// could take the piece there, unless pinned, which the pins count), so each such
+    /// unit's square, or a pawn's square ahead, is one a winner piece can land on within
+    /// `reach_w` moves on an empty board. Where en passant is possible a capture may land
+    /// beside the unit: every unit counts then.
+    fn units_winner_stops(
+        &self,
+        pos: &Position,
+        loser: Color,
+        units: &[(u8, Bitboard, bool)],
+        (w, reach_w): (usize, usize),
+    ) -> (usize, usize) {
+        let winner = loser.flip();
+        let reach = if pos.ep != NO_SQUARE {
+            !0
+        } else {
+            self.reach_within(pos, winner, pos.board.by_color[winner.idx()], reach_w)
+        };
+        let pawns = pos.board.by_part[crate::core::board::PAWN_IDX];
+        let (mut b, mut a) = (0, 0);
+        for &(x, first, unpinnable) in units {
+            let ahead = if pawns & bb(x) != 0 { first } else { 0 };
+            if reach & (bb(x) | ahead) != 0 {
+                b += 1;
+                a += usize::from(unpinnable);
+            }
+        }
+        (w.min(b), w.min(a))
     }
 
     /// Stalemate, the winner to move with `w` >= 2 moves left (this one included) and the
@@ -2660,14 +2698,18 @@ impl Reach {
     /// could stop it (its square, the king's, and whether the winner has or may promote to
     /// a nightrider), the winner's pinners (riders, and pawns that can promote in the moves
     /// left), the moves left, and whether the king's square is among the king squares
-    /// given. A winner move by a piece other than a pawn that takes nothing (no castling:
-    /// the count does not run while there are rights, and a move cannot add any) changes
-    /// none of these but the emptiness of its two squares, the moves left (`w - 1`), and
-    /// not the king squares given either (the node hands its own to the position after the
-    /// move: `Engine::help_within`). Where neither square is a first square of a loser
-    /// unit's moves, not even the emptiness counts: the count after the move is the count
-    /// on this position with `w - 1` winner moves left. So where that fails, every such
-    /// move leads to a position that fails it.
+    /// given, and the squares the winner's pieces can land on within the winner's moves
+    /// left ([`Self::units_winner_stops`]). A winner move by a piece other than a pawn
+    /// that takes nothing (no castling: the count does not run while there are rights,
+    /// and a move cannot add any) changes none of these but the emptiness of its two
+    /// squares, the moves left (`w - 1`), the landing squares, and not the king squares
+    /// given either (the node hands its own to the position after the move:
+    /// `Engine::help_within`). The moved piece lands within `w - 1` moves from its new
+    /// square only where it lands within `w` from its old one, so the count here takes
+    /// the landing squares within `w` moves and the moves left as `w - 1`: the count after
+    /// the move counts no more. Where neither square is a first square of a loser unit's
+    /// moves, not even the emptiness counts: the count after the move is at most this
+    /// count. So where this fails, every such move leads to a position that fails it.
     pub fn units_relevant(
         &self,
         pos: &Position,
@@ -2685,7 +2727,7 @@ impl Reach {
             || ksq == NO_SQUARE
             // (No more units than moves: the count passes.)
             || (pos.board.by_color[loser.idx()].count_ones() as usize) <= l + w
-            || self.units_can_be_stopped(pos, loser, (w - 1, l), within & bb(ksq) != 0)
+            || self.units_can_be_stopped(pos, loser, (w - 1, l), (within & bb(ksq) != 0, w))
         {
             return None;
         }
@@ -3361,6 +3403,23 @@ mod tests {
         ));
     }
 
+    /// A winner move stops a free unit only by landing on its square (or in front of a
+    /// pawn). Black's pawns c5 and e5 are free and Black has no move left: White's knight
+    /// from g1 reaches e5 in two moves but neither c5 nor c4, and its king neither, so two
+    /// moves stop one pawn at most; from b2 the knight reaches c4 and e5.
+    #[test]
+    fn a_winner_move_stops_only_a_unit_it_reaches() {
+        let r = Reach::new(&ORTHODOX_PROMOTIONS, HelpCuts::ALL, &ALL_KINDS);
+        let count = |fen: &str| {
+            let pos = Position::from_fen(fen).unwrap();
+            r.units_can_be_stopped(&pos, Color::Black, (2, 0), (true, 2))
+        };
+        assert!(!count("7k/8/8/2p1p3/8/8/8/K5N1 w - - 0 1"));
+        assert!(count("7k/8/8/2p1p3/8/8/1N6/K7 w - - 0 1"));
+        // A king near enough takes c5 or stands on c4.
+        assert!(count("7k/8/8/2p1p3/8/2K5/8/6N1 w - - 0 1"));
+    }
+
     /// Hard pawns: a pawn with nothing ahead on its file, nothing to capture and no
     /// walled-in promotion is stopped only by a winner move, a pinner or a landing in
     /// front of it. Black's b2, d2 and f4 are hard here and White has two moves, Black one
@@ -3370,11 +3429,14 @@ mod tests {
     fn hard_pawns_need_a_move_each() {
         let three = "8/8/8/5K2/1P3p2/8/1p1p3k/6b1 w - - 0 1";
         assert!(!stalemate_possible(three, 2, 1));
-        // With three winner moves, or a knight that can reach a square each pawn could
-        // take on, the count no longer decides.
-        assert!(stalemate_possible(three, 3, 1));
+        // With four winner moves (with three, White's king reaches only d2 and f4 of the
+        // free units, and Black's one move cannot stop both b2 and the bishop: the free
+        // units' count decides), or three and a knight that can reach a square each pawn
+        // could take on, the count no longer decides.
+        assert!(!stalemate_possible(three, 3, 1));
+        assert!(stalemate_possible(three, 4, 1));
         let knight = "8/8/8/5K2/1PN2p2/8/1p1p3k/6b1 w - - 0 1";
-        assert!(stalemate_possible(knight, 2, 1));
+        assert!(stalemate_possible(knight, 3, 1));
         // Black's king can step in front of b2 or d2: one of them is not White's to stop.
         let king = "8/8/8/5K2/1P3p2/8/1pkp4/8 w - - 0 1";
         assert!(stalemate_possible(king, 2, 1));
@@ -3462,7 +3524,8 @@ mod tests {
     /// The winner with no move to spare: Black's hard pawns on b2 and d2 (or b3 and d2)
     /// need White's two moves, so White's next move must take one or land ahead of one
     /// (`tight`: the pawns and the squares ahead on their files); a white rook, a pinner,
-    /// leaves a move to spare.
+    /// leaves a move to spare. (White's king stands near enough to take either pawn: a
+    /// king that could not would leave the free units' count failing already.)
     #[test]
     fn the_winner_with_no_move_to_spare_must_land_on_the_tight_squares() {
         let r = Reach::new(&ORTHODOX_PROMOTIONS, HelpCuts::ALL, &ALL_KINDS);
@@ -3476,25 +3539,30 @@ mod tests {
             t.get()
         };
         let squares = |names: &[&str]| names.iter().fold(0, |b, n| b | bb(sq(n) as u8));
-        let two = "8/8/8/5K2/8/8/1p1p3k/8 w - - 0 1";
+        let two = "8/8/8/4k3/8/2K5/1p1p4/8 w - - 0 1";
         assert_eq!(tight(two), squares(&["b2", "d2", "b1", "d1"]));
-        let rook = "8/8/8/5K2/8/8/1p1p3k/R7 w - - 0 1";
+        let rook = "7R/8/8/4k3/8/2K5/1p1p4/8 w - - 0 1";
         assert_eq!(tight(rook), 0);
-        let higher = "8/8/8/5K2/8/1p6/3p3k/8 w - - 0 1";
+        let higher = "8/8/8/4k3/8/1pK5/3p4/8 w - - 0 1";
         assert_eq!(tight(higher), squares(&["b3", "b2", "b1", "d2", "d1"]));
     }
 
     /// A piece that must be captured or pinned, where no winner unit can reach a square it
-    /// can stand on, takes a pinner: the queen on d1 here, with White's one move left.
-    /// A knight that can take it on d1 leaves the position open.
+    /// can stand on, takes a pinner: the knight on d4 here (on the long diagonal to its
+    /// king, so a pin could stop it), with White's one move left. A knight that can take
+    /// it on d4, or a rook (a pinner), leaves the position open.
     #[test]
     fn a_piece_nothing_can_take_needs_a_pinner() {
-        let far = "7k/5K1p/7P/8/8/8/8/3q4 w - - 0 1";
+        let far = "7k/5K1p/7P/8/3n4/8/8/8 w - - 0 1";
         assert!(!stalemate_possible(far, 1, 0));
-        let knight = "7k/5K1p/7P/8/8/8/1N6/3q4 w - - 0 1";
+        let knight = "7k/5K1p/7P/8/3n4/1N6/8/8 w - - 0 1";
         assert!(stalemate_possible(knight, 1, 0));
-        let rook = "7k/5K1p/7P/8/8/8/R7/3q4 w - - 0 1";
+        let rook = "7k/5K1p/7P/8/3n4/8/R7/8 w - - 0 1";
         assert!(stalemate_possible(rook, 1, 0));
+        // A queen no pin can stop (it moves along every line) and no unit can take in
+        // time leaves no stalemate, pinner or not.
+        let queen = "7k/5K1p/7P/8/8/8/R7/3q4 w - - 0 1";
+        assert!(!stalemate_possible(queen, 1, 0));
     }
 
     /// One final position: a rook on one square covers one line, not every square it can
