@@ -2597,7 +2597,9 @@ impl Reach {
     /// cases cannot end in stalemate within the moves. `stays` is false where the king's
     /// final square cannot be its square now (the carried king squares,
     /// `Engine::help_within`, do not hold it): the king moves, and only the second case
-    /// applies.
+    /// applies. The winner's landing squares are taken within `reach_w` moves: `w`, or
+    /// more where the count stands for the positions after the winner's moves
+    /// ([`Self::units_relevant`]).
     fn units_can_be_stopped(
         &self,
         pos: &Position,
