@@ -2591,7 +2591,9 @@ impl Reach {
     /// So with the king staying, the free units number at most `l + w + pins` plus the
     /// most units that `l` squares can complete (the sum of the `l` largest counts, per
     /// square, of the free units `l` loser moves could complete), and those no pin can stop
-    /// at most `l + w` plus the same count over them; with the king moving (one of the
+    /// at most `l + w` plus the same count over them (and, the king staying, a pin stops
+    /// only a unit whose line from the king, beyond it, a pinner can reach:
+    /// [`Self::pins_in_reach`]); with the king moving (one of the
     /// loser's moves), all free units at most `l - 1 + w + pins` plus that count. A unit's
     /// captures are left out (fewer free units: a weaker test). A position failing both
     /// cases cannot end in stalemate within the moves. `stays` is false where the king's
@@ -2653,8 +2655,57 @@ impl Reach {
         if free_b > l + w_b + top_b + pins {
             return false;
         }
-        // With the king moving, or with the king staying.
-        (l >= 1 && free_b < l + w_b + top_b + pins) || stays && free_a <= l + w_a + tally_a.top(l)
+        // With the king moving, or with the king staying: then a pin stops a unit only
+        // from its line through the king, beyond it.
+        (l >= 1 && free_b < l + w_b + top_b + pins)
+            || stays
+                && free_a <= l + w_a + tally_a.top(l)
+                && (free_b <= l + w_b + top_b
+                    || free_b
+                        <= l + w_b
+                            + top_b
+                            + self.pins_in_reach(pos, loser, &units[..free_b], reach_w))
+    }
+
+    /// With the loser's king staying, the most free units pins can stop: those a pin could
+    /// stop where some pinner ([`pinners`]) can land, within `reach_w` moves on an empty
+    /// board, on the line from the king through the unit beyond it (every such unit where
+    /// a nightrider may pin).
+    fn pins_in_reach(
+        &self,
+        pos: &Position,
+        loser: Color,
+        units: &[(u8, Bitboard, bool)],
+        reach_w: usize,
+    ) -> usize {
+        use crate::core::board::{BISHOP_IDX, NIGHT_IDX, PAWN_IDX, ROOK_IDX};
+        let board = &pos.board;
+        let winner = loser.flip();
+        let own = board.by_color[winner.idx()];
+        let p = &board.by_part;
+        let ranks = (0..8u8)
+            .filter(|&r| promotion_moves(winner, 8 * r) <= reach_w)
+            .fold(0, |m, r| m | RANK_1 << (8 * r));
+        let pinners =
+            (p[BISHOP_IDX] | p[ROOK_IDX] | p[NIGHT_IDX]) & own | p[PAWN_IDX] & own & ranks;
+        if pinners == 0 {
+            return 0;
+        }
+        let night = p[NIGHT_IDX] & own != 0 || self.night_promotions;
+        let reach = self.reach_within(pos, winner, pinners, reach_w);
+        let ksq = pos.king(loser);
+        let rays = &crate::core::bitboard::RAYS;
+        units
+            .iter()
+            .filter(|&&(x, _, unpinnable)| {
+                !unpinnable
+                    && (night
+                        || (0..8).any(|d| {
+                            rays[d][ksq as usize] & bb(x) != 0 && rays[d][x as usize] & reach != 0
+                        }))
+            })
+            .count()
+            .min(pinners.count_ones() as usize)
     }
 
     /// The most free units (all, and those no pin could stop) the winner's `w` moves can
@@ -3420,6 +3471,21 @@ mod tests {
         assert!(count("7k/8/8/2p1p3/8/8/1N6/K7 w - - 0 1"));
         // A king near enough takes c5 or stands on c4.
         assert!(count("7k/8/8/2p1p3/8/2K5/8/6N1 w - - 0 1"));
+    }
+
+    /// With the king staying, a pin stops a unit only from beyond it on its line through the
+    /// king. Black's knight g7 (on the long diagonal to h8) is free and Black has no move
+    /// left: White's bishop from h1 cannot reach that diagonal in one move, from f4 it can
+    /// (e5).
+    #[test]
+    fn a_pin_needs_its_pinner_on_the_line() {
+        let r = Reach::new(&ORTHODOX_PROMOTIONS, HelpCuts::ALL, &ALL_KINDS);
+        let count = |fen: &str| {
+            let pos = Position::from_fen(fen).unwrap();
+            r.units_can_be_stopped(&pos, Color::Black, (1, 0), (true, 1))
+        };
+        assert!(!count("7k/6n1/8/8/8/8/8/K6B w - - 0 1"));
+        assert!(count("7k/6n1/8/8/5B2/8/8/K7 w - - 0 1"));
     }
 
     /// Hard pawns: a pawn with nothing ahead on its file, nothing to capture and no
