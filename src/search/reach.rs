@@ -714,6 +714,11 @@ fn capture_cone(x: u8, c: Color) -> Bitboard {
 /// each: its riders, and its pawns that can still promote with `w` moves left (each move
 /// of a pawn takes it one rank ahead, the double step from its second rank two).
 fn pinners(pos: &Position, winner: Color, w: usize) -> usize {
+    pinner_squares(pos, winner, w).count_ones() as usize
+}
+
+/// The squares of [`pinners`].
+fn pinner_squares(pos: &Position, winner: Color, w: usize) -> Bitboard {
     use crate::core::board::{BISHOP_IDX, NIGHT_IDX, PAWN_IDX, ROOK_IDX};
     let board = &pos.board;
     let own = board.by_color[winner.idx()];
@@ -724,7 +729,7 @@ fn pinners(pos: &Position, winner: Color, w: usize) -> usize {
         .filter(|&r| promotion_moves(winner, 8 * r) <= w)
         .fold(0, |m, r| m | RANK_1 << (8 * r));
     let pawns = p[PAWN_IDX] & own & ranks;
-    (riders | pawns).count_ones() as usize
+    riders | pawns
 }
 
 /// Counts per square of the sets added, bit-sliced: `at_least[k]` holds the squares in more
@@ -2591,9 +2596,9 @@ impl Reach {
     /// So with the king staying, the free units number at most `l + w + pins` plus the
     /// most units that `l` squares can complete (the sum of the `l` largest counts, per
     /// square, of the free units `l` loser moves could complete), and those no pin can stop
-    /// at most `l + w` plus the same count over them (and, the king staying, a pin stops
-    /// only a unit whose line from the king, beyond it, a pinner can reach:
-    /// [`Self::pins_in_reach`]); with the king moving (one of the
+    /// at most `l + w` plus the same count over them (and a pin then stops only a unit
+    /// whose line from the king, beyond it, a pinner can reach: [`Self::pins_in_reach`]);
+    /// with the king moving (one of the
     /// loser's moves), all free units at most `l - 1 + w + pins` plus that count. A unit's
     /// captures are left out (fewer free units: a weaker test). A position failing both
     /// cases cannot end in stalemate within the moves. `stays` is false where the king's
@@ -2678,20 +2683,14 @@ impl Reach {
         units: &[(u8, Bitboard, bool)],
         reach_w: usize,
     ) -> usize {
-        use crate::core::board::{BISHOP_IDX, NIGHT_IDX, PAWN_IDX, ROOK_IDX};
         let board = &pos.board;
         let winner = loser.flip();
-        let own = board.by_color[winner.idx()];
-        let p = &board.by_part;
-        let ranks = (0..8u8)
-            .filter(|&r| promotion_moves(winner, 8 * r) <= reach_w)
-            .fold(0, |m, r| m | RANK_1 << (8 * r));
-        let pinners =
-            (p[BISHOP_IDX] | p[ROOK_IDX] | p[NIGHT_IDX]) & own | p[PAWN_IDX] & own & ranks;
+        let pinners = pinner_squares(pos, winner, reach_w);
         if pinners == 0 {
             return 0;
         }
-        let night = p[NIGHT_IDX] & own != 0 || self.night_promotions;
+        let nights = board.by_part[crate::core::board::NIGHT_IDX];
+        let night = nights & board.by_color[winner.idx()] != 0 || self.night_promotions;
         let reach = self.reach_within(pos, winner, pinners, reach_w);
         let ksq = pos.king(loser);
         let rays = &crate::core::bitboard::RAYS;
