@@ -3,7 +3,7 @@
 //! tree builder and the parallel driver. Results only depend on the position, never on
 //! timing or thread count; the transposition table stores proven facts only.
 
-use super::reach::{LastMoves, Progress, Reach, UnitMoves};
+use super::reach::{LastMoves, Progress, Reach, UnitMoves, keeps_tight};
 use super::stipulation::Goal;
 use super::tt::{Facts, Tt};
 use crate::core::{Bitboard, Color, Kind};
@@ -908,10 +908,7 @@ impl<'a> Engine<'a> {
         };
         move |m| {
             let Some(r) = &self.reach else { return true };
-            if tight != 0
-                && tight & crate::core::bb(m.to) == 0
-                && m.kind != crate::moves::MoveKind::EnPassant
-            {
+            if !keeps_tight(tight, m) {
                 return false;
             }
             let units = units.get_or_init(|| match self.goal {
@@ -1747,9 +1744,7 @@ mod tests {
                     }
                     for (m, child) in rules.legal_moves(&pos) {
                         let solved = plain.help(ctx, &child, 2 * l);
-                        if tight & crate::core::bb(m.to) != 0
-                            || m.kind == crate::moves::MoveKind::EnPassant
-                        {
+                        if keeps_tight(tight, m) {
                             kept_solved += usize::from(solved);
                         } else {
                             assert!(!solved, "{} {m:?} {l}", pos.to_fen());

@@ -504,6 +504,14 @@ pub struct LastMoves {
     held: Bitboard,
 }
 
+/// May the winner's move `m` be played where the immobility test found it no move to spare
+/// ([`Reach::all_can_be_immobile`]'s `tight`, 0 where it has one)? Only one landing on a
+/// tight square, or en passant.
+#[inline]
+pub fn keeps_tight(tight: Bitboard, m: crate::moves::Move) -> bool {
+    tight == 0 || tight & bb(m.to) != 0 || m.kind == MoveKind::EnPassant
+}
+
 /// The winner's moves that can leave a position passing the free-units count where it
 /// fails with one winner move fewer ([`Reach::units_relevant`]): those that start or end
 /// on a first square of a loser unit's moves (`first`), take a unit, or are a pawn's.
@@ -2803,14 +2811,11 @@ impl Reach {
         (once, twice)
     }
 
-    /// The squares the loser's piece on `s` can land on within `l` moves (empty board).
+    /// The squares the loser's piece on `s` can land on within `l` moves (empty board;
+    /// the king's table is its ball).
     fn lands(&self, pos: &Position, loser: Color, s: u8, l: usize) -> Bitboard {
-        if s == pos.king(loser) {
-            self.ball[s as usize][l]
-        } else {
-            let k = pos.board.kind_at(s).expect("occupied");
-            self.occupy[idx(loser, k)][s as usize][l]
-        }
+        let k = pos.board.kind_at(s).expect("occupied");
+        self.occupy[idx(loser, k)][s as usize][l]
     }
 
     /// Calls `f` with each free unit of the loser (king aside; see
@@ -3455,17 +3460,21 @@ mod tests {
         ));
     }
 
+    /// Does Black's free-units count pass in `fen` with White's and Black's moves `(w, l)`,
+    /// the king staying?
+    fn units_count(fen: &str, (w, l): (usize, usize)) -> bool {
+        let r = Reach::new(&ORTHODOX_PROMOTIONS, HelpCuts::ALL, &ALL_KINDS);
+        let pos = Position::from_fen(fen).unwrap();
+        r.units_can_be_stopped(&pos, Color::Black, (w, l), (true, w))
+    }
+
     /// A winner move stops a free unit only by landing on its square (or in front of a
     /// pawn). Black's pawns c5 and e5 are free and Black has no move left: White's knight
     /// from g1 reaches e5 in two moves but neither c5 nor c4, and its king neither, so two
     /// moves stop one pawn at most; from b2 the knight reaches c4 and e5.
     #[test]
     fn a_winner_move_stops_only_a_unit_it_reaches() {
-        let r = Reach::new(&ORTHODOX_PROMOTIONS, HelpCuts::ALL, &ALL_KINDS);
-        let count = |fen: &str| {
-            let pos = Position::from_fen(fen).unwrap();
-            r.units_can_be_stopped(&pos, Color::Black, (2, 0), (true, 2))
-        };
+        let count = |fen: &str| units_count(fen, (2, 0));
         assert!(!count("7k/8/8/2p1p3/8/8/8/K5N1 w - - 0 1"));
         assert!(count("7k/8/8/2p1p3/8/8/1N6/K7 w - - 0 1"));
         // A king near enough takes c5 or stands on c4.
@@ -3478,11 +3487,7 @@ mod tests {
     /// (e5).
     #[test]
     fn a_pin_needs_its_pinner_on_the_line() {
-        let r = Reach::new(&ORTHODOX_PROMOTIONS, HelpCuts::ALL, &ALL_KINDS);
-        let count = |fen: &str| {
-            let pos = Position::from_fen(fen).unwrap();
-            r.units_can_be_stopped(&pos, Color::Black, (1, 0), (true, 1))
-        };
+        let count = |fen: &str| units_count(fen, (1, 0));
         assert!(!count("7k/6n1/8/8/8/8/8/K6B w - - 0 1"));
         assert!(count("7k/6n1/8/8/5B2/8/8/K7 w - - 0 1"));
     }
