@@ -1,78 +1,22 @@
-//! Rook and bishop attacks by "fancy" magic bitboards: the relevant blockers of a square,
-//! multiplied by the square's magic number, index its own part of one table. The tables are
-//! built at compile time from the ray scan of `bitboard.rs`, which stays the definition
-//! (the unit test below compares the two on every blocker set of every square); the magic
-//! numbers were found by a random search (any number that maps the blocker sets of a square
-//! without a harmful collision will do).
+//! Line-piece attacks from small tables, built at compile time from the ray scan of
+//! `bitboard.rs`, which stays the definition (the unit test below compares them on every
+//! blocker set of every square).
+//!
+//! Bishops: "fancy" magic bitboards. The relevant blockers of a square, multiplied by the
+//! square's magic number, index its own part of one table (42 KB); the magic numbers were
+//! found by a random search (any number that maps the blocker sets of a square without a
+//! harmful collision will do).
+//!
+//! Rooks: the rank and the file apart ("kindergarten" bitboards). A rank's six inner squares
+//! are a shift away from an index into 512 bytes of first-rank attacks; a file's six inner
+//! squares, shifted onto the a-file, are gathered into the top six bits by one
+//! multiplication with the c2-h7 diagonal (the a-file square of rank `r`, bit `8r`, times the
+//! diagonal's bit `10 + 9k` lands on bit `8r + 10 + 9k`, which is 64 - r for k = 6 - r and
+//! never the same bit for two pairs, so nothing carries), an index into 4 KB of a-file
+//! attacks. A rook's magic table would take 800 KB, which a long search brings into memory
+//! page by page (issue 20: peak memory).
 
 use super::bitboard::{Bitboard, bishop_attacks_slow, rook_attacks_slow};
-
-const ROOK_MAGICS: [u64; 64] = [
-    0x2080002080400010,
-    0x00C0002001401000,
-    0x2100110008402002,
-    0x0880080081041000,
-    0x0200020020041008,
-    0x2300040008010012,
-    0x0C00283004008201,
-    0x0180010000407A80,
-    0x0168800080400020,
-    0x0010400040201000,
-    0x1001002001001048,
-    0x1001002408100100,
-    0x0801000408010012,
-    0x4001000209000400,
-    0x08A20004C8020001,
-    0x2002801145002280,
-    0x0080860021004200,
-    0x001000C009402002,
-    0x00B0002004002800,
-    0x100A808010020800,
-    0x8101010008000410,
-    0x0244008002000480,
-    0x0000040010810208,
-    0x2000020000448534,
-    0x4104400480008033,
-    0x0000810100204000,
-    0x0440430900200010,
-    0x4600240900100100,
-    0x0060080080040080,
-    0x0001000300080400,
-    0x0004084400011002,
-    0x0023040200008041,
-    0x0580050043002080,
-    0x0400804002802008,
-    0x0001002001004010,
-    0x1000200901001000,
-    0x4410800801800C00,
-    0xA012003806001004,
-    0x0020100104008802,
-    0x0004808402000041,
-    0x0010400170898000,
-    0x0080500020004004,
-    0x1040408012020020,
-    0x8010040008004040,
-    0x2001080100110004,
-    0x0000020004008080,
-    0x0021010810040002,
-    0x0800008C43020024,
-    0x0000800021005100,
-    0x0070201040008080,
-    0x0000D04282006A00,
-    0x0010014400080240,
-    0x0001080110050100,
-    0x0012000810240600,
-    0x0402000801040200,
-    0x028100108A004100,
-    0x0050800300102045,
-    0x8208210040120882,
-    0x8010600101183441,
-    0x020B000910006045,
-    0x0241001002480005,
-    0x0081000400880241,
-    0x0000009008024124,
-    0x0048122980410402,
-];
 
 const BISHOP_MAGICS: [u64; 64] = [
     0x0848020822040013,
@@ -150,7 +94,6 @@ struct Entry {
     offset: u32,
 }
 
-const ROOK_SIZE: usize = 102_400;
 const BISHOP_SIZE: usize = 5_248;
 
 struct Magics<const N: usize> {
@@ -206,11 +149,7 @@ const fn build<const N: usize>(rook: bool) -> Magics<N> {
     while s < 64 {
         let mask = relevant(s, rook);
         let bits = mask.count_ones();
-        let magic = if rook {
-            ROOK_MAGICS[s]
-        } else {
-            BISHOP_MAGICS[s]
-        };
+        let magic = BISHOP_MAGICS[s];
         m.entries[s] = Entry {
             mask,
             magic,
@@ -234,7 +173,6 @@ const fn build<const N: usize>(rook: bool) -> Magics<N> {
     m
 }
 
-static ROOK: Magics<ROOK_SIZE> = build(true);
 static BISHOP: Magics<BISHOP_SIZE> = build(false);
 
 #[inline(always)]
@@ -244,10 +182,60 @@ fn lookup<const N: usize>(m: &Magics<N>, s: u8, occ: Bitboard) -> Bitboard {
     m.attacks[e.offset as usize + i]
 }
 
+const A_FILE: Bitboard = 0x0101_0101_0101_0101;
+/// The a-file's ranks 2-7 (the ends never block).
+const A_INNER: Bitboard = A_FILE & !0xFF00_0000_0000_00FF;
+/// The c2-h7 diagonal: gathers the a-file's ranks 2-7 into the top six bits.
+const C2_H7: Bitboard = 0x0080_4020_1008_0402;
+
+/// The six-bit index of the inner squares of file `f`'s occupancy.
+#[inline(always)]
+const fn file_index(occ: Bitboard, f: usize) -> usize {
+    (((occ >> f) & A_FILE).wrapping_mul(C2_H7) >> 58) as usize
+}
+
+/// `FILE_ATTACKS[r][i]`: a rook's attacks along the a-file from rank `r` with the inner
+/// occupancy of index `i`.
+static FILE_ATTACKS: [[Bitboard; 64]; 8] = {
+    let mut t = [[0; 64]; 8];
+    let mut sub = 0u64;
+    loop {
+        // Every subset of the a-file's inner squares (carry-rippler), from every rank.
+        let mut r = 0;
+        while r < 8 {
+            t[r][file_index(sub, 0)] = rook_attacks_slow(8 * r as u8, sub) & A_FILE;
+            r += 1;
+        }
+        sub = sub.wrapping_sub(A_INNER) & A_INNER;
+        if sub == 0 {
+            break;
+        }
+    }
+    t
+};
+
+/// `RANK_ATTACKS[f][i]`: a rook's attacks along the first rank from file `f` with the
+/// inner occupancy `i << 1`.
+static RANK_ATTACKS: [[u8; 64]; 8] = {
+    let mut t = [[0; 64]; 8];
+    let mut f = 0;
+    while f < 8 {
+        let mut i = 0;
+        while i < 64 {
+            t[f][i] = rook_attacks_slow(f as u8, (i as u64) << 1) as u8;
+            i += 1;
+        }
+        f += 1;
+    }
+    t
+};
+
 /// Squares a rook on `s` attacks with occupancy `occ` (including the first blocker).
 #[inline]
 pub fn rook_attacks(s: u8, occ: Bitboard) -> Bitboard {
-    lookup(&ROOK, s, occ)
+    let (f, r) = (s as usize & 7, s as usize >> 3);
+    let rank = (RANK_ATTACKS[f][(occ >> (8 * r + 1)) as usize & 63] as Bitboard) << (8 * r);
+    rank | FILE_ATTACKS[r][file_index(occ, f)] << f
 }
 
 /// Squares a bishop on `s` attacks with occupancy `occ` (including the first blocker).
