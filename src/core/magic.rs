@@ -250,7 +250,7 @@ mod tests {
 
     /// Every blocker set of every square's relevant squares, and random full boards.
     #[test]
-    fn magics_agree_with_the_ray_scan() {
+    fn line_attacks_agree_with_the_ray_scan() {
         for s in 0..64u8 {
             for rook in [true, false] {
                 let mask = relevant(s as usize, rook);
