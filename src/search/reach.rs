@@ -872,6 +872,8 @@ fn around(k: u8) -> ([u8; 9], usize) {
 /// potentials, one row at a time, the rows so far matched at least cost after each. That
 /// cost only grows with more rows (the costs are not negative), so the search stops once
 /// it exceeds the budget.
+///
+/// Two bounds answer most calls first ([`assign_bounds`]).
 fn assign(u: usize, costs: &[[u8; 8]], budget: usize) -> bool {
     const INF: i32 = i32::MAX / 4;
     let mut flights = [0usize; 8];
@@ -884,6 +886,9 @@ fn assign(u: usize, costs: &[[u8; 8]], budget: usize) -> bool {
     debug_assert!(m <= 16, "at most 16 pieces");
     if n > m {
         return false;
+    }
+    if let Some(fits) = assign_bounds(&flights[..n], costs, budget) {
+        return fits;
     }
     // Rows 1..=n, columns 1..=m; row and column 0 stand for "none".
     let cost = |i: usize, j: usize| i32::from(costs[j - 1][flights[i - 1]]);
@@ -936,6 +941,34 @@ fn assign(u: usize, costs: &[[u8; 8]], budget: usize) -> bool {
         }
     }
     true
+}
+
+/// [`assign`] where two bounds answer (at least as many pieces as flights): the sum of
+/// each flight's cheapest piece (pieces may repeat) is at most the least cost, so above
+/// the budget nothing fits; a greedy assignment (each flight in turn the cheapest piece
+/// not yet taken) is one assignment, so within the budget it fits. `None` between them.
+fn assign_bounds(flights: &[usize], costs: &[[u8; 8]], budget: usize) -> Option<bool> {
+    let (mut low, mut greedy, mut taken) = (0usize, 0usize, 0u32);
+    for &i in flights {
+        let (mut least, mut free) = (usize::MAX, (usize::MAX, 0));
+        for (j, c) in costs.iter().enumerate() {
+            let c = usize::from(c[i]);
+            least = least.min(c);
+            if taken & 1 << j == 0 && c < free.0 {
+                free = (c, j);
+            }
+        }
+        low += least;
+        greedy += free.0;
+        taken |= 1 << free.1;
+    }
+    if low > budget {
+        Some(false)
+    } else if greedy <= budget {
+        Some(true)
+    } else {
+        None
+    }
 }
 
 /// The largest of the winner's covers `states` around a square with `n` flights (for
