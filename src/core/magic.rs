@@ -123,18 +123,16 @@ const fn relevant(s: usize, rook: bool) -> Bitboard {
     } else {
         0xFF81_8181_8181_81FF
     };
-    slide(s, 0, rook) & !edges
-}
-
-const fn slide(s: usize, occ: Bitboard, rook: bool) -> Bitboard {
-    if rook {
-        rook_attacks_slow(s as u8, occ)
+    let empty = if rook {
+        rook_attacks_slow(s as u8, 0)
     } else {
-        bishop_attacks_slow(s as u8, occ)
-    }
+        bishop_attacks_slow(s as u8, 0)
+    };
+    empty & !edges
 }
 
-const fn build<const N: usize>(rook: bool) -> Magics<N> {
+/// The bishops' magic table.
+const fn build<const N: usize>() -> Magics<N> {
     let mut m = Magics {
         entries: [Entry {
             mask: 0,
@@ -147,7 +145,7 @@ const fn build<const N: usize>(rook: bool) -> Magics<N> {
     let mut offset = 0usize;
     let mut s = 0;
     while s < 64 {
-        let mask = relevant(s, rook);
+        let mask = relevant(s, false);
         let bits = mask.count_ones();
         let magic = BISHOP_MAGICS[s];
         m.entries[s] = Entry {
@@ -160,7 +158,7 @@ const fn build<const N: usize>(rook: bool) -> Magics<N> {
         let mut sub = 0u64;
         loop {
             let i = (sub.wrapping_mul(magic) >> (64 - bits)) as usize;
-            m.attacks[offset + i] = slide(s, sub, rook);
+            m.attacks[offset + i] = bishop_attacks_slow(s as u8, sub);
             sub = sub.wrapping_sub(mask) & mask;
             if sub == 0 {
                 break;
@@ -173,7 +171,7 @@ const fn build<const N: usize>(rook: bool) -> Magics<N> {
     m
 }
 
-static BISHOP: Magics<BISHOP_SIZE> = build(false);
+static BISHOP: Magics<BISHOP_SIZE> = build();
 
 #[inline(always)]
 fn lookup<const N: usize>(m: &Magics<N>, s: u8, occ: Bitboard) -> Bitboard {
