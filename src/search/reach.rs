@@ -2724,14 +2724,12 @@ impl Reach {
         units: &[(u8, Bitboard, bool)],
         reach_w: usize,
     ) -> usize {
-        let board = &pos.board;
         let winner = loser.flip();
         let pinners = pinner_squares(pos, winner, reach_w);
         if pinners == 0 {
             return 0;
         }
-        let nights = board.by_part[crate::core::board::NIGHT_IDX];
-        let night = nights & board.by_color[winner.idx()] != 0 || self.night_promotions;
+        let night = self.night_pins(pos, winner);
         let reach = self.reach_within(pos, winner, pinners, reach_w);
         let ksq = pos.king(loser);
         let rays = &crate::core::bitboard::RAYS;
@@ -2851,6 +2849,14 @@ impl Reach {
         self.occupy[idx(loser, k)][s as usize][l]
     }
 
+    /// May the winner pin along a knight's line: has it a nightrider, or may a pawn of it
+    /// promote to one?
+    fn night_pins(&self, pos: &Position, winner: Color) -> bool {
+        let board = &pos.board;
+        board.by_part[crate::core::board::NIGHT_IDX] & board.by_color[winner.idx()] != 0
+            || self.night_promotions
+    }
+
     /// Calls `f` with each free unit of the loser (king aside; see
     /// [`Self::units_can_be_stopped`]): its square, the empty first squares of its moves, and
     /// whether a pin to its king (standing where it stands) could never stop it.
@@ -2859,8 +2865,7 @@ impl Reach {
         let ksq = pos.king(loser);
         let winner = loser.flip();
         let empty = !board.occupied();
-        let nights = board.by_part[crate::core::board::NIGHT_IDX] & board.by_color[winner.idx()];
-        let night_pins = nights != 0 || self.night_promotions;
+        let night_pins = self.night_pins(pos, winner);
         for x in Squares(board.by_color[loser.idx()] & !bb(ksq)) {
             let k = board.kind_at(x).expect("occupied");
             let first = self.first_squares(k, x, loser) & empty;
@@ -2947,8 +2952,7 @@ impl Reach {
             guarded: 0,
             held: board.by_color[loser.idx()] & !bb(ksq),
         };
-        let nights = board.by_part[crate::core::board::NIGHT_IDX] & board.by_color[winner.idx()];
-        last.night_pins = nights != 0 || self.night_promotions;
+        last.night_pins = self.night_pins(pos, winner);
         // As `king_squares` sees the position after the move (one winner piece moving
         // when `w` is 1).
         for s in Squares(board.by_color[winner.idx()]) {
