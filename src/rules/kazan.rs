@@ -132,10 +132,6 @@ fn after_leader(pos: &Position, m: Move) -> (Position, [Square; 2], Bitboard, Sq
     (child, vacated, moved, double)
 }
 
-/// The most choices one point of a chain can offer: every own piece, onto either of the
-/// two squares castling vacates.
-const MAX_OPTIONS: usize = 32;
-
 /// The mover's pieces by kind, weakest first, when the chain starts: a piece that has not
 /// moved in the turn still stands where it stood, so `pieces & own & !moved` are the
 /// unmoved pieces of a kind at any point of the chain.
@@ -166,15 +162,33 @@ impl Kinds {
     }
 }
 
-/// The choices at one point of the chain (see [`options`]).
+/// The choices at one point of the chain (see [`options`]): per vacated square, the
+/// squares of the pieces that may follow onto it (two sets rather than a sorted list of
+/// pairs returned by value: 3-4 % of Kazan's perft, BENCHMARKS.md).
 struct Options {
-    len: usize,
-    list: [(Square, Square); MAX_OPTIONS],
+    onto: [Square; 2],
+    from: [Bitboard; 2],
 }
 
 impl Options {
-    fn as_slice(&self) -> &[(Square, Square)] {
-        &self.list[..self.len]
+    fn is_empty(&self) -> bool {
+        self.from[0] | self.from[1] == 0
+    }
+
+    /// The choices as (follower square, target square), in that order of the pairs.
+    fn each(&self) -> impl Iterator<Item = (Square, Square)> + '_ {
+        // The vacated squares in ascending order (an unused one has no followers).
+        let order = if self.onto[0] <= self.onto[1] {
+            [0, 1]
+        } else {
+            [1, 0]
+        };
+        Squares(self.from[0] | self.from[1]).flat_map(move |s| {
+            order
+                .into_iter()
+                .filter(move |&i| self.from[i] & bb(s) != 0)
+                .map(move |i| (s, self.onto[i]))
+        })
     }
 }
 
@@ -212,8 +226,8 @@ fn options(
     let board = &pos.board;
     let occ = board.occupied();
     let mut out = Options {
-        len: 0,
-        list: [(0, 0); MAX_OPTIONS],
+        onto: vacated,
+        from: [0; 2],
     };
     let empty: [bool; 2] = vacated.map(|v| v != NO_SQUARE && board.is_empty(v));
     if !empty[0] && !empty[1] {
@@ -225,7 +239,6 @@ fn options(
     while g < n {
         // The kinds of one strength are chosen from together.
         let strength = groups[g].0;
-        let mut len = 0;
         while g < n && groups[g].0 == strength {
             let (_, kind, pieces) = groups[g];
             let pieces = pieces & own;
@@ -238,16 +251,11 @@ fn options(
                     Kind::King => KING[v as usize] & pieces,
                     _ => piece_attacks(v, mover, kind, occ) & pieces,
                 };
-                for s in Squares(from) {
-                    out.list[len] = (s, v);
-                    len += 1;
-                }
+                out.from[i] |= from;
             }
             g += 1;
         }
-        if len > 0 {
-            out.list[..len].sort_unstable();
-            out.len = len;
+        if !out.is_empty() {
             return out;
         }
     }
@@ -572,7 +580,7 @@ fn extend(
 ) -> ControlFlow<()> {
     let mover = pos.side;
     let opts = options(&cur, mover, vacated, moved, walk.kinds);
-    if opts.len == 0 {
+    if opts.is_empty() {
         let mut fin = cur;
         fin.set_en_passant(double);
         let chain = walk.count;
@@ -585,7 +593,7 @@ fn extend(
     if walk.bufs.steps.len() >= 2 && !walk.bufs.seen.insert(state_key(&cur, vacated, moved, double)) {
         return ControlFlow::Continue(());
     }
-    for &(s, v) in opts.as_slice() {
+    for (s, v) in opts.each() {
         let kind = cur.board.kind_at(s).expect("occupied");
         let two_step = kind == Kind::Pawn && (v as i8 - s as i8).abs() == 16;
         let next_double = if two_step {
@@ -810,6 +818,19 @@ mod tests {
         // after 1.e2-e4 (Sg1-e2, Rh1-g1) e7-e5 (Sg8-e7, Rh8-g8)
         let after = "rnbqkbr1/ppppnppp/8/4p3/4P3/8/PPPPNPPP/RNBQKBR1 w Qq - 0 2";
         assert!(texts(after).contains(&"b2-b3 (Bc1-b2, Se2-c1, Bf1-e2, Rg1-f1)".to_string()));
+    }
+
+    /// The choices at one point of a chain come in the order of the follower's square,
+    /// then of the square it steps onto (after castling, one queen may follow onto
+    /// either vacated square): the chains are numbered, and a result reached twice keeps
+    /// its first chain, in that order.
+    #[test]
+    fn choices_come_in_square_order() {
+        let t: Vec<String> = texts("4k3/8/8/8/7Q/8/8/4K2R w K - 0 1")
+            .into_iter()
+            .filter(|t| t.starts_with("0-0"))
+            .collect();
+        assert_eq!(t, ["0-0 (Qh4-e1)", "0-0 (Qh4-h1)"]);
     }
 
     #[test]
