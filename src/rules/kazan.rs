@@ -472,12 +472,7 @@ impl OneWalk<'_, '_> {
     /// An exact key of the state: the unmoved units as bits of `units`, the hole and the
     /// king's square (which tells whether it moved).
     fn key(&self, unmoved: Bitboard, h: Square, k: Square) -> u64 {
-        let mut bits = 0u64;
-        for (i, s) in Squares(self.units).enumerate() {
-            if unmoved & bb(s) != 0 {
-                bits |= 1 << i;
-            }
-        }
+        let bits = crate::core::bitboard::compress(unmoved, self.units);
         (bits | (h as u64) << 48 | (k as u64) << 54).wrapping_mul(0x9E37_79B9_7F4A_7C15)
     }
 
