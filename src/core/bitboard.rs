@@ -309,6 +309,9 @@ pub fn pawn_attacks(c: Color, s: Square) -> Bitboard {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+    use crate::core::square::parse_square as sq;
+
     /// `compress` packs the bits of the mask's squares in square order, with or without
     /// BMI2 (both ways against the definition, on random words and masks).
     #[test]
@@ -325,9 +328,6 @@ mod tests {
             assert_eq!(super::compress_loop(b, mask), want);
         }
     }
-
-    use super::*;
-    use crate::core::square::parse_square as sq;
 
     #[test]
     fn leapers() {

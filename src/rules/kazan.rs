@@ -164,7 +164,7 @@ impl Kinds {
 
 /// The choices at one point of the chain (see [`options`]): per vacated square, the
 /// squares of the pieces that may follow onto it (two sets rather than a sorted list of
-/// pairs returned by value: 3-4 % of Kazan's perft, BENCHMARKS.md).
+/// pairs returned by value: BENCHMARKS.md, "a chain point's choices as two sets").
 struct Options {
     onto: [Square; 2],
     from: [Bitboard; 2],
