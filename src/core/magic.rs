@@ -96,9 +96,9 @@ struct Entry {
 
 const BISHOP_SIZE: usize = 5_248;
 
-struct Magics<const N: usize> {
+struct Magics {
     entries: [Entry; 64],
-    attacks: [Bitboard; N],
+    attacks: [Bitboard; BISHOP_SIZE],
 }
 
 /// The squares whose occupancy can change a slider's attacks from `s`: its empty-board
@@ -132,7 +132,7 @@ const fn relevant(s: usize, rook: bool) -> Bitboard {
 }
 
 /// The bishops' magic table.
-const fn build<const N: usize>() -> Magics<N> {
+const fn build() -> Magics {
     let mut m = Magics {
         entries: [Entry {
             mask: 0,
@@ -140,7 +140,7 @@ const fn build<const N: usize>() -> Magics<N> {
             shift: 0,
             offset: 0,
         }; 64],
-        attacks: [0; N],
+        attacks: [0; BISHOP_SIZE],
     };
     let mut offset = 0usize;
     let mut s = 0;
@@ -167,18 +167,11 @@ const fn build<const N: usize>() -> Magics<N> {
         offset += 1 << bits;
         s += 1;
     }
-    assert!(offset == N);
+    assert!(offset == BISHOP_SIZE);
     m
 }
 
-static BISHOP: Magics<BISHOP_SIZE> = build();
-
-#[inline(always)]
-fn lookup<const N: usize>(m: &Magics<N>, s: u8, occ: Bitboard) -> Bitboard {
-    let e = &m.entries[s as usize];
-    let i = ((occ & e.mask).wrapping_mul(e.magic) >> e.shift) as usize;
-    m.attacks[e.offset as usize + i]
-}
+static BISHOP: Magics = build();
 
 const A_FILE: Bitboard = 0x0101_0101_0101_0101;
 /// The a-file's ranks 2-7 (the ends never block).
@@ -239,7 +232,9 @@ pub fn rook_attacks(s: u8, occ: Bitboard) -> Bitboard {
 /// Squares a bishop on `s` attacks with occupancy `occ` (including the first blocker).
 #[inline]
 pub fn bishop_attacks(s: u8, occ: Bitboard) -> Bitboard {
-    lookup(&BISHOP, s, occ)
+    let e = &BISHOP.entries[s as usize];
+    let i = ((occ & e.mask).wrapping_mul(e.magic) >> e.shift) as usize;
+    BISHOP.attacks[e.offset as usize + i]
 }
 
 #[cfg(test)]
