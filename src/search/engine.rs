@@ -9,7 +9,7 @@ use super::tt::{Facts, Tt};
 use crate::core::{Bitboard, Color, Kind};
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
-use crate::rules::Rules;
+use crate::rules::{Condition, Rules};
 use std::cell::Cell;
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -137,8 +137,14 @@ pub struct Ctx {
     /// Winning attacker moves remembered per depth (index 1: the last mating move).
     wins: [Option<Move>; 64],
     /// Per depth (series: moves left; help play: plies left), the positions after the
-    /// moves of a node ([`Engine::any_child`]), kept to be reused.
+    /// moves of a node ([`Engine::any_child`]), kept to be reused; and the moves of a
+    /// node with the table keys of the nodes after them
+    /// ([`Engine::any_child_known_first`]).
     kids: Vec<Vec<Position>>,
+    keyed: Vec<Vec<(Move, Option<u64>)>>,
+    /// Set while a node is searched whose table entry its parent asked for and did not
+    /// find ([`Engine::any_child_known_first`]): the node does not ask again.
+    asked: bool,
 }
 
 impl Default for Ctx {
@@ -154,6 +160,8 @@ impl Ctx {
             killers: [None; 64],
             wins: [None; 64],
             kids: Vec::new(),
+            keyed: Vec::new(),
+            asked: false,
         }
     }
 }
@@ -1000,7 +1008,9 @@ impl<'a> Engine<'a> {
         // with the series side's many moves (BENCHMARKS.md, "Series play: the table
         // first").
         let key = series_key(end, pos, k);
-        if let Some(known) = self.table_knows(key, k) {
+        if !std::mem::take(&mut ctx.asked)
+            && let Some(known) = self.table_knows(key, k)
+        {
             return known;
         }
         let spare = Cell::new(0);
@@ -1029,6 +1039,18 @@ impl<'a> Engine<'a> {
         k: u32,
         keep: impl FnMut(Move) -> bool,
     ) -> bool {
+        if k >= 2 && end == SeriesEnd::Help && self.rules.condition == Condition::Orthodox {
+            return self.any_child_known_first(
+                ctx,
+                (pos, k - 1),
+                keep,
+                |m| {
+                    pos.null_move_hash_after(m)
+                        .map(|h| series_key_of(end, h, k - 1))
+                },
+                |ctx, child| self.series_step_within(ctx, end, (child, squares), k),
+            );
+        }
         self.any_child(
             ctx,
             (pos, k as usize),
@@ -1041,6 +1063,65 @@ impl<'a> Engine<'a> {
             },
             |ctx, child| self.series_step_within(ctx, end, (child, squares), k),
         )
+    }
+
+    /// [`Self::any_child`] for orthodox series help play, `depth` (one or more) moves left
+    /// after the move: the table keys of the nodes after the moves (`key`, from the move)
+    /// are taken without making the positions where the move allows
+    /// ([`Position::null_move_hash_after`]) and fetched together, and a node the table
+    /// knows is answered from it without being made. That is the answer `test` gives
+    /// there: the node asks the table before anything else but whether the move checks,
+    /// and the table holds a node only once it was searched, which a move that checks never
+    /// leads to (the node is the same position whichever move led to it). Every other
+    /// move is made and tested as before, in the same order, and its node does not ask the
+    /// table again (`Ctx::asked`), so the answers, the lines printed and the nodes counted
+    /// are the same. (In help play, where most nodes are unknown to the table, this was
+    /// slower: BENCHMARKS.md, "Series play: the known nodes answered before they are
+    /// made".)
+    fn any_child_known_first(
+        &self,
+        ctx: &mut Ctx,
+        (pos, depth): (&Position, u32),
+        mut keep: impl FnMut(Move) -> bool,
+        key: impl Fn(Move) -> Option<u64>,
+        mut test: impl FnMut(&mut Ctx, &Position) -> bool,
+    ) -> bool {
+        let slot = depth as usize;
+        if ctx.keyed.len() <= slot {
+            ctx.keyed.resize_with(slot + 1, Vec::new);
+        }
+        let mut moves = std::mem::take(&mut ctx.keyed[slot]);
+        moves.clear();
+        let _ = crate::rules::orthodox::each_legal_unplayed(pos, self.rules, &mut |m| {
+            if keep(m) {
+                let key = key(m);
+                if let Some(key) = key {
+                    self.tt.prefetch(key);
+                }
+                moves.push((m, key));
+            }
+            ControlFlow::Continue(())
+        });
+        let found = moves.iter().any(|&(m, key)| {
+            let Some(key) = key else {
+                return test(ctx, &pos.make(m));
+            };
+            match self.table_knows(key, depth) {
+                Some(known) if !self.stopped() => {
+                    ctx.nodes += 1;
+                    known
+                }
+                _ => {
+                    // The node need not ask the table again (cleared where it does not).
+                    ctx.asked = true;
+                    let found = test(ctx, &pos.make(m));
+                    ctx.asked = false;
+                    found
+                }
+            }
+        });
+        ctx.keyed[slot] = moves;
+        found
     }
 
     /// The cuts of series play from `pos` (series side to move, `k` >= 1 moves left, the
