@@ -44,6 +44,10 @@ pub struct Tt {
 /// zeroes); a longer one doubles it within its first milliseconds.
 const START_LEN: usize = 1 << 14;
 
+/// A reused table's used part up to this size is cleared by writing zeros
+/// ([`Slots::clear`]).
+const CLEAR_BYTES: usize = 4 << 20;
+
 /// From this many entries in use on, the table asks for huge pages.
 const HUGE_LEN: usize = 1 << 16;
 
@@ -256,6 +260,32 @@ impl Slots {
         let _ = (from, to);
     }
 
+    /// Zeroes the first `n` slots (at most all of them); no other thread may use them.
+    /// Beyond `CLEAR_BYTES` on Linux the kernel takes the pages back instead (they come
+    /// back zeroed where a later search touches them): writing zeros over a large part
+    /// costs more than the page faults of the part the next search uses.
+    fn clear(&mut self, n: usize) {
+        let n = n.min(self.len);
+        #[cfg(target_os = "linux")]
+        if Slots::bytes(n) > CLEAR_BYTES {
+            // SAFETY: advice on a range of the private anonymous mapping made in `new`,
+            // from its start (page-aligned); its pages read as zero afterwards.
+            let done = unsafe {
+                libc::madvise(
+                    self.ptr as *mut libc::c_void,
+                    Slots::bytes(n),
+                    libc::MADV_DONTNEED,
+                )
+            };
+            if done == 0 {
+                return;
+            }
+        }
+        // SAFETY: within the mapping made in `new`; `&mut self` keeps every other access
+        // out, and zero bytes are valid atomics.
+        unsafe { std::ptr::write_bytes(self.ptr, 0, n) }
+    }
+
     /// Slot `i` alone.
     #[inline]
     fn one(&self, i: usize) -> &[AtomicU64; 2] {
@@ -316,8 +346,15 @@ impl Tt {
         self.slots.len - 1
     }
 
-    /// Back to the starting part in use, for a new search.
+    /// Back to the starting part in use, for a new search. The part the last search used
+    /// (and its shadow's) is cleared: its entries never match a new salt, but they would
+    /// hold the front places of their buckets by their depths, so the new search would
+    /// keep one entry per bucket there (a search after a long one in the same process
+    /// was a third slower: BENCHMARKS.md, "A reused table cleared").
     fn restart(&mut self) {
+        let used = *self.active.get_mut() + 1;
+        self.slots.clear(used);
+        self.shadow.clear(used / SAMPLE + 1);
         *self.active.get_mut() = self.slots.len.min(START_LEN) - 1;
         self.new_epoch();
     }
@@ -603,6 +640,35 @@ mod tests {
         }
         let b = Tt::acquire(1);
         assert_eq!(b.get(777), Facts::default());
+    }
+
+    /// A table reused for a new search keeps two new entries to a bucket: the last
+    /// search's entries, deeper but never matching again, do not hold the buckets' front
+    /// places (each pair of keys differing in bit 0 shares a bucket).
+    #[test]
+    fn a_reused_table_keeps_no_old_entries_in_front() {
+        let deep = Facts {
+            win: 0,
+            fail: 1 << 20,
+        };
+        {
+            let a = Tt::acquire(1);
+            for i in 0..START_LEN as u64 * 4 {
+                a.add(splitmix(i) | 1, deep);
+            }
+        }
+        let b = Tt::acquire(1);
+        let shallow = Facts { win: 0, fail: 1 };
+        let keys: Vec<u64> = (0..START_LEN as u64 / 8)
+            .map(|i| splitmix(i + 1 << 40) & !1)
+            .collect();
+        let mut kept = 0;
+        for &k in &keys {
+            b.add(k, shallow);
+            b.add(k | 1, shallow);
+            kept += usize::from(b.get(k) == shallow) + usize::from(b.get(k | 1) == shallow);
+        }
+        assert_eq!(kept, 2 * keys.len());
     }
 
     /// Entries stored before a growth are still found after it (those whose index gained
