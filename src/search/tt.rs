@@ -660,7 +660,7 @@ mod tests {
         let b = Tt::acquire(1);
         let shallow = Facts { win: 0, fail: 1 };
         let keys: Vec<u64> = (0..START_LEN as u64 / 8)
-            .map(|i| splitmix(i + 1 << 40) & !1)
+            .map(|i| splitmix((i + 1) << 40) & !1)
             .collect();
         let mut kept = 0;
         for &k in &keys {
