@@ -137,11 +137,21 @@ impl Position {
         let (Some(x), Some(y)) = (self.board.get(from), self.board.get(to)) else {
             return self.hash;
         };
-        let mut h = self.hash ^ ZOBRIST.side;
+        self.hash_leaving(from, to)
+            ^ ZOBRIST.side
+            ^ zpiece(x, from)
+            ^ zpiece(x, to)
+            ^ zpiece(y, to)
+            ^ zpiece(y, from)
+    }
+
+    /// The hash with what any move between `from` and `to` changes besides the pieces and
+    /// the turn: an en-passant right ended, the castling rights the two squares take away.
+    fn hash_leaving(&self, from: Square, to: Square) -> u64 {
+        let mut h = self.hash;
         if self.ep != NO_SQUARE {
             h ^= ZOBRIST.ep[self.ep as usize];
         }
-        h ^= zpiece(x, from) ^ zpiece(x, to) ^ zpiece(y, to) ^ zpiece(y, from);
         let kept = self.castling & CASTLE_MASK[from as usize] & CASTLE_MASK[to as usize];
         h ^ ZOBRIST.castling[self.castling as usize] ^ ZOBRIST.castling[kept as usize]
     }
@@ -484,15 +494,8 @@ impl Position {
             return None;
         }
         let piece = self.board.get(m.from)?;
-        let mut h = self.hash ^ zpiece(piece, m.from) ^ zpiece(piece, m.to);
-        if self.ep != NO_SQUARE {
-            h ^= ZOBRIST.ep[self.ep as usize];
-        }
-        if let Some(taken) = self.board.get(m.to) {
-            h ^= zpiece(taken, m.to);
-        }
-        let kept = self.castling & CASTLE_MASK[m.from as usize] & CASTLE_MASK[m.to as usize];
-        Some(h ^ ZOBRIST.castling[self.castling as usize] ^ ZOBRIST.castling[kept as usize])
+        let taken = self.board.get(m.to).map_or(0, |t| zpiece(t, m.to));
+        Some(self.hash_leaving(m.from, m.to) ^ zpiece(piece, m.from) ^ zpiece(piece, m.to) ^ taken)
     }
 
     /// Passes the move to the other side (for threats and series play).
