@@ -4,10 +4,15 @@
 //! 30), its printed solutions compared with Popeye's stored output; when POPEYE names a
 //! Popeye binary, Popeye solves the same input (its intelligent mode on, as the file says)
 //! in the same run and the ratio Popeye time / chainmate time is printed, with the median.
-//! chainmate's time is the solve's wall time in this process (its process start-up, about
-//! a millisecond, is not in it); Popeye's is its CPU time (user + system) as a process, the
-//! mean of repeated runs where one takes under a quarter of a second (the kernel counts a
-//! single short run in 10 ms steps, so a 15 ms run read as 0.01 or 0.02 s before).
+//! Both programs are timed alike: each solves the file as a process (`chainmate solve -q
+//! --threads 1 --time-limit BENCH_LIMIT FILE`), and its time is the process's CPU time
+//! (user + system, start-up included), the mean of repeated runs where one takes under a
+//! quarter of a second (the kernel counts a single short run in 10 ms steps, so a 15 ms
+//! run read as 0.01 or 0.02 s before). chainmate's printed text is compared with Popeye's
+//! stored output, and a run that exits with the "unknown" code was stopped at the limit;
+//! its node count comes from one more run with `--format json`. (Solving in this process
+//! instead, one problem after another, timed short problems late in the run up to 1.7
+//! times slower than alone: BENCHMARKS.md, "The help bench timed as processes".)
 //!
 //! `cargo bench --bench help`, `BENCH_ONLY=h5_0642,ser9_0729 cargo bench --bench help`,
 //! `POPEYE=/path/to/py BENCH_LIMIT=60 cargo bench --bench help`.
@@ -23,16 +28,37 @@ use chainmate::search::solve::Settings;
 mod solution_text;
 #[path = "common/solve_file.rs"]
 mod solve_file;
+use chainmate::app::EXIT_UNKNOWN;
 use solution_text::{diff, parse};
-use solve_file::{bench_only, cpu_seconds, measure_short, median, solve_file};
+use solve_file::{
+    bench_only, cpu_seconds, json_sum, measure, measure_short, measure_short_code, median,
+    solve_file,
+};
 use std::process::Command;
 
 const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/popeye");
 
 /// Solves a file with `threads` threads under the time limit (the command line's table
-/// size): seconds, text, nodes, finished.
+/// size) in this process: seconds, text, nodes, finished (for the thread scaling).
 fn solve(file: &str, limit: f64, threads: usize) -> (f64, String, u64, bool) {
     solve_file(file, limit, threads, Settings::default().hash_mb)
+}
+
+/// Solves a file with the chainmate binary, one thread, under the time limit: its CPU time
+/// ([`measure_short_code`]), its printed text, its nodes (from one more run printing JSON)
+/// and whether it finished (any exit code but the one for an unfinished search).
+fn solve_process(file: &str, limit: f64) -> (f64, String, u64, bool) {
+    let command = |format: &str| {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_chainmate"));
+        c.args(["solve", "-q", "--threads", "1", "--format", format])
+            .arg("--time-limit")
+            .arg(limit.to_string())
+            .arg(file);
+        c
+    };
+    let (_, cpu, text, code) = measure_short_code(|| command("text"));
+    let (_, _, json) = measure(&mut command("json"));
+    (cpu, text, json_sum(&json, "nodes"), code != EXIT_UNKNOWN)
 }
 
 /// Popeye's CPU time (user + system of the child) on the same file: the mean of repeated
@@ -80,7 +106,7 @@ fn main() {
         }
         let file = format!("{DIR}/{name}.inp");
         let expected = std::fs::read_to_string(format!("{DIR}/{name}.out")).unwrap_or_default();
-        let (t, text, nodes, done) = solve(&file, limit, 1);
+        let (t, text, nodes, done) = solve_process(&file, limit);
         let same = diff(&parse(&expected), &parse(&text)).is_empty();
         let py = bin.as_ref().map(|b| popeye(b, &file));
         total += 1;
@@ -88,7 +114,12 @@ fn main() {
             Some(p) => {
                 ratios.push(if done { p / t } else { 0.0 });
                 within += usize::from(done && same && t <= p);
-                (format!("{p:.3}"), format!("{:.3}", p / t))
+                let ratio = if done {
+                    format!("{:.3}", p / t)
+                } else {
+                    "-".into()
+                };
+                (format!("{p:.3}"), ratio)
             }
             None => ("-".into(), "-".into()),
         };

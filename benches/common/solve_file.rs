@@ -101,8 +101,14 @@ pub fn bench_only() -> Option<Vec<String>> {
 
 /// Runs a command to its end: (peak resident MB, user + system CPU seconds, stdout).
 /// The child is reaped by `wait4` (which reports its own peak memory), not `Child::wait`.
-#[allow(clippy::zombie_processes)]
 pub fn measure(cmd: &mut Command) -> (f64, f64, String) {
+    let (mb, cpu, out, _) = measure_code(cmd);
+    (mb, cpu, out)
+}
+
+/// [`measure`], with the command's exit code (-1 where it did not exit normally).
+#[allow(clippy::zombie_processes)]
+pub fn measure_code(cmd: &mut Command) -> (f64, f64, String, i32) {
     let child = cmd
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -121,7 +127,12 @@ pub fn measure(cmd: &mut Command) -> (f64, f64, String) {
     unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
     let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
     let cpu = secs(usage.ru_utime) + secs(usage.ru_stime);
-    (usage.ru_maxrss as f64 / 1024.0, cpu, out)
+    let code = if libc::WIFEXITED(status) {
+        libc::WEXITSTATUS(status)
+    } else {
+        -1
+    };
+    (usage.ru_maxrss as f64 / 1024.0, cpu, out, code)
 }
 
 /// [`measure`] repeated for short runs: the kernel's CPU accounting (`wait4`) may count
@@ -130,13 +141,19 @@ pub fn measure(cmd: &mut Command) -> (f64, f64, String) {
 /// runs); the mean CPU time per run is returned with the first run's output.
 #[allow(dead_code)]
 pub fn measure_short(make: impl Fn() -> Command) -> (f64, f64, String) {
-    let (mb, first, out) = measure(&mut make());
+    let (mb, cpu, out, _) = measure_short_code(make);
+    (mb, cpu, out)
+}
+
+/// [`measure_short`], with the first run's exit code.
+pub fn measure_short_code(make: impl Fn() -> Command) -> (f64, f64, String, i32) {
+    let (mb, first, out, code) = measure_code(&mut make());
     let (mut total, mut runs) = (first, 1);
     while total < 0.25 && runs < 200 {
         total += measure(&mut make()).1;
         runs += 1;
     }
-    (mb, total / runs as f64, out)
+    (mb, total / runs as f64, out, code)
 }
 
 /// The sum of a JSON output's `"key": number` fields (one per twin).
