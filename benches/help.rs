@@ -28,7 +28,7 @@ use chainmate::search::solve::Settings;
 mod solution_text;
 #[path = "common/solve_file.rs"]
 mod solve_file;
-use chainmate::app::EXIT_UNKNOWN;
+use chainmate::app::{EXIT_OK, EXIT_UNKNOWN};
 use solution_text::{diff, parse};
 use solve_file::{
     bench_only, cpu_seconds, json_sum, measure, measure_short, measure_short_code, median,
@@ -46,8 +46,8 @@ fn solve(file: &str, limit: f64, threads: usize) -> (f64, String, u64, bool) {
 
 /// Solves a file with the chainmate binary, one thread, under the time limit: its CPU time
 /// ([`measure_short_code`]), its printed text, its nodes (from one more run printing JSON)
-/// and whether it finished (any exit code but the one for an unfinished search).
-fn solve_process(file: &str, limit: f64) -> (f64, String, u64, bool) {
+/// and its exit code (`EXIT_OK` where it finished, `EXIT_UNKNOWN` where it was stopped).
+fn solve_process(file: &str, limit: f64) -> (f64, String, u64, i32) {
     let command = |format: &str| {
         let mut c = Command::new(env!("CARGO_BIN_EXE_chainmate"));
         c.args(["solve", "-q", "--threads", "1", "--format", format])
@@ -58,7 +58,7 @@ fn solve_process(file: &str, limit: f64) -> (f64, String, u64, bool) {
     };
     let (_, cpu, text, code) = measure_short_code(|| command("text"));
     let (_, _, json) = measure(&mut command("json"));
-    (cpu, text, json_sum(&json, "nodes"), code != EXIT_UNKNOWN)
+    (cpu, text, json_sum(&json, "nodes"), code)
 }
 
 /// Popeye's CPU time (user + system of the child) on the same file: the mean of repeated
@@ -106,7 +106,8 @@ fn main() {
         }
         let file = format!("{DIR}/{name}.inp");
         let expected = std::fs::read_to_string(format!("{DIR}/{name}.out")).unwrap_or_default();
-        let (t, text, nodes, done) = solve_process(&file, limit);
+        let (t, text, nodes, code) = solve_process(&file, limit);
+        let done = code == EXIT_OK;
         let same = diff(&parse(&expected), &parse(&text)).is_empty();
         let py = bin.as_ref().map(|b| popeye(b, &file));
         total += 1;
@@ -126,19 +127,21 @@ fn main() {
         println!(
             "{name:<11} {:>9} {nodes:>12} {t:>9.3} {py_s:>9} {ratio:>8}{}",
             f[1],
-            if !done {
-                "  STOPPED AT THE TIME LIMIT"
+            if code == EXIT_UNKNOWN {
+                "  STOPPED AT THE TIME LIMIT".to_string()
+            } else if !done {
+                format!("  FAILED WITH EXIT CODE {code}")
             } else if same {
-                ""
+                String::new()
             } else {
-                "  OUTPUT DIFFERS FROM POPEYE"
+                "  OUTPUT DIFFERS FROM POPEYE".to_string()
             }
         );
     }
     if !ratios.is_empty() {
         println!(
             "{total} problems, {within} solved within Popeye's time; median popeye/chainmate \
-             {:.3} (a stopped run counts as 0)",
+             {:.3} (a stopped or failed run counts as 0)",
             median(&mut ratios)
         );
     }
