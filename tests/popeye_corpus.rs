@@ -12,11 +12,7 @@
 //! Like the command line, it uses every core. `intelligent_mode_problems_in_seconds` runs two
 //! heavy problems that now take seconds in the default suite.
 
-use chainmate::output::notation::Style;
-use chainmate::output::text::{twin_header, twin_text};
-use chainmate::problem::load_file;
-use chainmate::rules::Rules;
-use chainmate::search::solve::{Settings, solve_twin};
+use common::popeye::{Run, chainmate_codes, solve_text};
 use common::solution_text::{diff, parse};
 use std::path::Path;
 
@@ -64,69 +60,14 @@ fn compare_in(
     let inp = format!("{dir}/{name}.inp");
     let expected = std::fs::read_to_string(format!("{dir}/{name}.out")).expect("expected output");
     let expected = chainmate_codes(&expected);
-    let problems = load_file(Path::new(&inp)).unwrap_or_else(|e| panic!("{e}"));
-    let mut got = String::new();
-    for p in &problems {
-        for t in p.twin_instances().unwrap_or_else(|e| panic!("{e}")) {
-            let kinds: Vec<_> = (0..64u8)
-                .filter_map(|s| t.position.board.kind_at(s))
-                .collect();
-            let rules = Rules::new(t.condition).with_fairy_promotions(kinds);
-            let settings = Settings {
-                options: p.options.search_options(),
-                threads,
-                hash_mb,
-                exhaustive,
-                ..Settings::default()
-            };
-            let (done, wait) = std::sync::mpsc::channel::<()>();
-            if let Some(limit) = limit {
-                let stop = settings.stop.clone();
-                std::thread::spawn(move || {
-                    if wait.recv_timeout(limit).is_err() {
-                        stop.store(true, std::sync::atomic::Ordering::Relaxed);
-                    }
-                });
-            }
-            let r = solve_twin(&t.search_input(), &rules, &settings);
-            let _ = done.send(());
-            if limit.is_some() && !r.complete {
-                return None;
-            }
-            assert!(r.complete, "{name}: search incomplete");
-            got.push_str(&twin_header(&t));
-            got.push_str(&twin_text(&r, Style::Long));
-        }
-    }
+    let run = Run {
+        threads,
+        limit,
+        hash_mb,
+        exhaustive,
+    };
+    let got = solve_text(Path::new(&inp), &run)?;
     Some(diff(&parse(&expected), &parse(&got)))
-}
-
-/// Popeye's output with the piece codes chainmate writes differently replaced by
-/// chainmate's (`ETa8*a5[+bWAa1]` is `NQa8*a5[+bNRa1]`): a code counts where it stands
-/// before a square or after `=` (promotion).
-fn chainmate_codes(text: &str) -> String {
-    let mut out = text.to_string();
-    for &(popeye, kind) in chainmate::core::piece::INPUT_ALIASES {
-        let mut s = String::new();
-        let mut rest = out.as_str();
-        while let Some(i) = rest.find(popeye) {
-            let after = &rest.as_bytes()[i + popeye.len()..];
-            let at_square = after.len() >= 2
-                && (b'a'..=b'h').contains(&after[0])
-                && (b'1'..=b'8').contains(&after[1]);
-            let promoted = rest[..i].ends_with('=');
-            s.push_str(&rest[..i]);
-            s.push_str(if at_square || promoted {
-                kind.code()
-            } else {
-                popeye
-            });
-            rest = &rest[i + popeye.len()..];
-        }
-        s.push_str(rest);
-        out = s;
-    }
-    out
 }
 
 fn run(select: impl Fn(&Entry) -> bool) {

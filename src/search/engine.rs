@@ -1177,7 +1177,10 @@ impl<'a> Engine<'a> {
 
     /// After an intermediate series move (`child`, other side to move): the position once
     /// the other side has passed, or `None` where the line cannot go on (the other side is
-    /// in check, or the goal is reached or forced already).
+    /// in check, or, in series self play, the goal is forced already). A direct series
+    /// goes on after a stalemate before its last move, as in Popeye: the stalemated side
+    /// makes no move in the series, so the stalemate ends nothing (a mate gives check, which
+    /// no move before the last may).
     pub fn series_goes_on(
         &self,
         ctx: &mut Ctx,
@@ -1187,12 +1190,8 @@ impl<'a> Engine<'a> {
         if self.rules.in_check(child) {
             return None;
         }
-        // A line ends where the goal is reached (direct) or the other side is forced (self).
-        let finished = match end {
-            SeriesEnd::Direct => self.goal_reached(child),
-            SeriesEnd::Self_ => self.series_end(ctx, end, child),
-            SeriesEnd::Help => false,
-        };
+        // A self series ends where the other side is forced to reach the goal.
+        let finished = end == SeriesEnd::Self_ && self.series_end(ctx, end, child);
         (!finished).then(|| child.null_move())
     }
 

@@ -49,6 +49,18 @@ impl MoveInfo {
         }
     }
 
+    /// Drops the stalemate mark (`=`): a move before the last of a series line leaves the
+    /// other side without a move at most while it makes none (it makes no move in the
+    /// series), so, as in Popeye's lines, nothing is marked there.
+    pub fn unmark_stalemate(&mut self) {
+        if let Some(t) = self.text.strip_suffix(" =") {
+            self.text = t.to_string();
+        }
+        if let Some(t) = self.short.strip_suffix('=') {
+            self.short = t.to_string();
+        }
+    }
+
     pub fn text_in(&self, style: Style) -> &str {
         match style {
             Style::Long => &self.text,

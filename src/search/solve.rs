@@ -407,8 +407,13 @@ fn solve_series(
 ) {
     let end = series_end(stip.play);
     for k in 1..=stip.moves {
-        out.lines
-            .extend(series_lines(engine, end, pos, k, settings));
+        let mut lines = series_lines(engine, end, pos, k, settings);
+        for line in &mut lines {
+            if let Some((_, before)) = line.split_last_mut() {
+                before.iter_mut().for_each(MoveInfo::unmark_stalemate);
+            }
+        }
+        out.lines.extend(lines);
     }
     if settings.options.set_play {
         // Set play: the series side passes once more than it may (the other side starts).

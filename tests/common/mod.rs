@@ -1,6 +1,7 @@
 #![allow(dead_code)]
 //! Helpers shared by the tests that run the real binary.
 
+pub mod popeye;
 pub mod solution_text;
 
 use std::process::Command;
