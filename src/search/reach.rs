@@ -971,29 +971,58 @@ fn assign_bounds(flights: &[usize], costs: &[[u8; 8]], budget: usize) -> Option<
     }
 }
 
-/// The largest of the winner's covers `states` around a square with `n` flights (for
-/// mate, of those that attack the square itself, bit `n`), none inside another, into the
-/// front of `out`; returns their number. A cover inside another leaves more flights open,
-/// so the loser has no more room with it ([`Reach::loser_progress`]). (At most 512
-/// covers: one per subset of the nine squares.)
-fn largest_covers(states: &[(u16, u8)], n: usize, mate: bool, out: &mut [u16; 512]) -> usize {
+/// The most entries [`largest_covers`] gives: for each check code (25) an antichain of
+/// subsets of the eight flights (at most 70), rounded up.
+const TOPS: usize = 2048;
+
+/// The largest of the winner's covers `states` around `k` with `n` flights (for mate, of
+/// those that attack `k` itself, bit `n`), into the front of `out`, each with its check
+/// code from bit [`OUT_CHECK`] where the check has an answer square ([`answer_square`]; 0
+/// otherwise); returns their number. A cover is left out where another covers all its
+/// squares with no such check or with the same one: it leaves fewer flights open, and
+/// bars from holding them no unit the smaller cover does not, so the loser has no more
+/// room with the smaller ([`Reach::loser_progress`]). A larger cover with another lone
+/// check does not stand for a smaller one: the units that could answer its check hold
+/// nothing in its pictures, and the smaller cover's picture may need one of them.
+fn largest_covers(
+    states: &[(u16, u8)],
+    (k, n): (u8, usize),
+    mate: bool,
+    out: &mut [u16; TOPS],
+) -> usize {
+    // Does the kept cover `t` stand for `m`: all of `m`'s squares, and no check barring
+    // holders or `m`'s own?
+    let stands = |t: u16, m: u16| {
+        m & !t & COVER as u16 == 0 && (t >> OUT_CHECK == 0 || t >> OUT_CHECK == m >> OUT_CHECK)
+    };
     let mut len = 0;
     for &(m, _) in states {
-        if !mate || m & 1 << n != 0 {
-            out[len] = m & COVER as u16;
-            len += 1;
+        let m = usize::from(m);
+        if mate && m & 1 << n == 0 {
+            continue;
         }
-    }
-    out[..len].sort_unstable_by_key(|m| std::cmp::Reverse(m.count_ones()));
-    let mut tops = 0;
-    for j in 0..len {
-        let m = out[j];
-        if out[..tops].iter().all(|&t| m & !t != 0) {
-            out[tops] = m;
-            tops += 1;
+        let code = if mate && answer_square(k, m >> OUT_CHECK).is_some() {
+            m >> OUT_CHECK
+        } else {
+            0
+        };
+        let e = (m & COVER | code << OUT_CHECK) as u16;
+        if out[..len].iter().any(|&t| stands(t, e)) {
+            continue;
         }
+        let mut i = 0;
+        while i < len {
+            if stands(e, out[i]) {
+                len -= 1;
+                out[i] = out[len];
+            } else {
+                i += 1;
+            }
+        }
+        out[len] = e;
+        len += 1;
     }
-    tops
+    len
 }
 
 /// The bits of `b` at `sq[..=n]`, as bits 0..=n.
@@ -1874,7 +1903,8 @@ impl Reach {
     /// the winner leaves; a cover inside another one leaves a larger `u`, and a picture
     /// with it gives one with the larger cover whose holders are among the same, so the
     /// largest covers suffice: where `x` would not be among those holders, the picture
-    /// with them fits before the move). The other flights of `u` are held by distinct
+    /// with them fits before the move; a larger cover whose lone check bars other units
+    /// from holding stands for no smaller one, [`largest_covers`]). The other flights of `u` are held by distinct
     /// units other than `x`, each at least as far as the nearest such unit, so `x`'s
     /// distance to `f` after its move is at most the moves after it less the king's walk
     /// to `k` and less those nearest distances; and it fell by at least one (else the
@@ -1949,8 +1979,8 @@ impl Reach {
         let bits = |u: usize| (0..n).filter(move |&i| u & 1 << i != 0);
         let walk = king_distance(p.king, k);
         let all = (1usize << n) - 1;
-        let mut masks = [0u16; 512];
-        let tops = largest_covers(states, n, mate, &mut masks);
+        let mut masks = [0u16; TOPS];
+        let tops = largest_covers(states, (k, n), mate, &mut masks);
         let mut plain = [0u8; 8];
         // The units nearest to some flight of `k` (the others get `plain`).
         let special = near[..n]
@@ -3434,6 +3464,43 @@ mod tests {
     }
 
     /// Does a picture of Black mated in `fen` fit with White's moves `w` and Black's `l`?
+    /// The progress filter's rooms come from the largest covers, but a larger cover with
+    /// another lone check stands for no smaller one. Black to move, h#1: 1.Se4-d6
+    /// EMb5-c5 # (the empress checks by its leap, Sd6 and Se7 hold). Bg2-h3 + with the
+    /// empress standing covers more (all but e7), but Se7 could block on f5, so it holds
+    /// nothing there: that cover has no picture, and the knight's move to d6 (no progress
+    /// for it) must be kept. The random sweep against Popeye found this (an h#3 missing
+    /// 24 of Popeye's 94,499 solutions).
+    #[test]
+    fn a_larger_cover_with_another_lone_check_leaves_the_smaller_its_room() {
+        let r = Reach::new(
+            &ORTHODOX_PROMOTIONS,
+            HelpCuts::ALL,
+            &crate::core::piece::ALL_KINDS,
+        );
+        let pos = Position::from_fen("8/4n1K1/4k3/1(EM)6/4n3/8/6B1/8 b - - 0 1").unwrap();
+        let e6 = sq("e6") as u8;
+        let (fits, spared) = r.final_pictures(&pos, (Color::Black, 1, 1), true, !0, true);
+        assert_eq!((fits, spared), (bb(e6), false));
+        let p = r
+            .loser_progress(&pos, (Color::Black, 1, 1), true, fits)
+            .unwrap();
+        let rules = crate::rules::Rules::new(crate::rules::Condition::Orthodox);
+        let kept: Vec<String> = rules
+            .legal_moves(&pos)
+            .into_iter()
+            .filter(|(m, _)| p.keep(&r, &pos, *m))
+            .map(|(m, _)| {
+                format!(
+                    "{}{}",
+                    crate::core::square_name(m.from),
+                    crate::core::square_name(m.to)
+                )
+            })
+            .collect();
+        assert!(kept.contains(&"e4d6".to_string()), "{kept:?}");
+    }
+
     fn mate_pictured(fen: &str, w: u32, l: u32) -> bool {
         let r = Reach::new(&ORTHODOX_PROMOTIONS, HelpCuts::ALL, &ALL_KINDS);
         let pos = Position::from_fen(fen).unwrap();
