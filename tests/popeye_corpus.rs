@@ -354,6 +354,14 @@ fn extra_cases() {
     dir_agrees("tests/data/popeye_extra", 1);
 }
 
+/// Random positions of every genre with Popeye 4.104's output (see the folder's README and
+/// `tests/popeye_random.rs`): solved with the cuts and by the plain search.
+#[test]
+fn random_positions() {
+    dir_agrees("tests/data/popeye_random", 100);
+    dir_agrees_by("tests/data/popeye_random", 100, true);
+}
+
 /// The positions in which Popeye's intelligent mode, in some release, missed solutions its
 /// plain search finds (see the folder's README), with Popeye 4.104's plain-search output:
 /// solved with the cuts and by the plain search.
