@@ -971,60 +971,6 @@ fn assign_bounds(flights: &[usize], costs: &[[u8; 8]], budget: usize) -> Option<
     }
 }
 
-/// The most entries [`largest_covers`] gives: for each check code (25) an antichain of
-/// subsets of the eight flights (at most 70), rounded up.
-const TOPS: usize = 2048;
-
-/// The largest of the winner's covers `states` around `k` with `n` flights (for mate, of
-/// those that attack `k` itself, bit `n`), into the front of `out`, each with its check
-/// code from bit [`OUT_CHECK`] where the check has an answer square ([`answer_square`]; 0
-/// otherwise); returns their number. A cover is left out where another covers all its
-/// squares with no such check or with the same one: it leaves fewer flights open, and
-/// bars from holding them no unit the smaller cover does not, so the loser has no more
-/// room with the smaller ([`Reach::loser_progress`]). A larger cover with another lone
-/// check does not stand for a smaller one: the units that could answer its check hold
-/// nothing in its pictures, and the smaller cover's picture may need one of them.
-fn largest_covers(
-    states: &[(u16, u8)],
-    (k, n): (u8, usize),
-    mate: bool,
-    out: &mut [u16; TOPS],
-) -> usize {
-    // Does the kept cover `t` stand for `m`: all of `m`'s squares, and no check barring
-    // holders or `m`'s own?
-    let stands = |t: u16, m: u16| {
-        m & !t & COVER as u16 == 0 && (t >> OUT_CHECK == 0 || t >> OUT_CHECK == m >> OUT_CHECK)
-    };
-    let mut len = 0;
-    for &(m, _) in states {
-        let m = usize::from(m);
-        if mate && m & 1 << n == 0 {
-            continue;
-        }
-        let code = if mate && answer_square(k, m >> OUT_CHECK).is_some() {
-            m >> OUT_CHECK
-        } else {
-            0
-        };
-        let e = (m & COVER | code << OUT_CHECK) as u16;
-        if out[..len].iter().any(|&t| stands(t, e)) {
-            continue;
-        }
-        let mut i = 0;
-        while i < len {
-            if stands(e, out[i]) {
-                len -= 1;
-                out[i] = out[len];
-            } else {
-                i += 1;
-            }
-        }
-        out[len] = e;
-        len += 1;
-    }
-    len
-}
-
 /// The bits of `b` at `sq[..=n]`, as bits 0..=n.
 #[inline]
 fn gather(b: Bitboard, sq: &[u8; 9], n: usize) -> usize {
@@ -1904,7 +1850,8 @@ impl Reach {
     /// with it gives one with the larger cover whose holders are among the same, so the
     /// largest covers suffice: where `x` would not be among those holders, the picture
     /// with them fits before the move; a larger cover whose lone check bars other units
-    /// from holding stands for no smaller one, [`largest_covers`]). The other flights of `u` are held by distinct
+    /// from holding stands for no smaller one: the open sets are those of
+    /// [`minimal_leaves`], as the pictures take them). The other flights of `u` are held by distinct
     /// units other than `x`, each at least as far as the nearest such unit, so `x`'s
     /// distance to `f` after its move is at most the moves after it less the king's walk
     /// to `k` and less those nearest distances; and it fell by at least one (else the
@@ -1955,41 +1902,42 @@ impl Reach {
                     w,
                     k,
                 );
-                self.rooms_around(&mut p, others, (k, l, mate), &covers.data[a..b]);
+                let n = self.around[k as usize].1;
+                let (a, b) = covers.leaves_around(k, n, (a, b), mate);
+                self.rooms_around(&mut p, others, (k, l), &covers.leaves[a..b]);
             }
         });
         Some(p)
     }
 
     /// The rooms of [`Progress`] for the pictures with the king on `k` (`l`: the loser's
-    /// moves, this one included), from the winner's covers `states` around `k`. Each
-    /// open flight set `u` (the flights a cover leaves, for mate one that attacks `k`)
-    /// must be held by distinct units; the others' part costs at least the sum, over
+    /// moves, this one included), from what the winner's covers around `k` leave open
+    /// (`leaves`, [`minimal_leaves`]: an open set is left out only where another inside
+    /// it bars no other holder, so the loser has no more room with it). Each open flight
+    /// set `u` (the flights a cover leaves, for mate one that attacks `k`) must be held by
+    /// distinct units; the others' part costs at least the sum, over
     /// their flights, of the nearest unit other than the mover (the nearest and the
     /// second nearest are kept per flight).
     fn rooms_around(
         &self,
         p: &mut Progress,
         others: &[(Kind, u8)],
-        (k, l, mate): (u8, usize, bool),
-        states: &[(u16, u8)],
+        (k, l): (u8, usize),
+        leaves: &[u16],
     ) {
         let (sq, n) = self.around[k as usize];
         let near = self.nearest_holders(others, p.side, &sq[..n]);
         let bits = |u: usize| (0..n).filter(move |&i| u & 1 << i != 0);
         let walk = king_distance(p.king, k);
         let all = (1usize << n) - 1;
-        let mut masks = [0u16; TOPS];
-        let tops = largest_covers(states, (k, n), mate, &mut masks);
         let mut plain = [0u8; 8];
         // The units nearest to some flight of `k` (the others get `plain`).
         let special = near[..n]
             .iter()
             .filter(|e| e.1 != NONE)
             .fold(0u32, |acc, e| acc | 1 << e.1);
-        for &m in &masks[..tops] {
-            let m = m as usize;
-            let u = all & !m;
+        for &e in leaves {
+            let u = usize::from(e) & all;
             let nearest: usize = bits(u).map(|i| usize::from(near[i].0)).sum();
             // A king move: the walk after it and the holders fit in the moves left.
             if let Some(r) = (l - 1).checked_sub(nearest) {
