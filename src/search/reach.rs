@@ -1851,11 +1851,11 @@ impl Reach {
     /// largest covers suffice: where `x` would not be among those holders, the picture
     /// with them fits before the move; a larger cover whose lone check bars other units
     /// from holding stands for no smaller one: the open sets are those of
-    /// [`minimal_leaves`], as the pictures take them). The other flights of `u` are held by distinct
-    /// units other than `x`, each at least as far as the nearest such unit, so `x`'s
-    /// distance to `f` after its move is at most the moves after it less the king's walk
-    /// to `k` and less those nearest distances; and it fell by at least one (else the
-    /// picture fitted before the move within `lose_moves - 1`). Likewise a king move
+    /// [`minimal_leaves`], as the pictures take them). The other flights of `u` are held
+    /// by distinct units other than `x`, each at least as far as the nearest such unit,
+    /// so `x`'s distance to `f` after its move is at most the moves after it less the
+    /// king's walk to `k` and less those nearest distances; and it fell by at least one
+    /// (else the picture fitted before the move within `lose_moves - 1`). Likewise a king move
     /// leads to a picture only if its walk to the picture's `k` fell by one and fits in
     /// the moves after this one with the nearest holders of the open flights (castling,
     /// which moves a rook too, is kept). A move of no such kind leaves no picture, so no
@@ -1915,9 +1915,9 @@ impl Reach {
     /// (`leaves`, [`minimal_leaves`]: an open set is left out only where another inside
     /// it bars no other holder, so the loser has no more room with it). Each open flight
     /// set `u` (the flights a cover leaves, for mate one that attacks `k`) must be held by
-    /// distinct units; the others' part costs at least the sum, over
-    /// their flights, of the nearest unit other than the mover (the nearest and the
-    /// second nearest are kept per flight).
+    /// distinct units; the others' part costs at least the sum, over their flights, of the
+    /// nearest unit other than the mover (the nearest and the second nearest are kept per
+    /// flight).
     fn rooms_around(
         &self,
         p: &mut Progress,
@@ -3411,9 +3411,8 @@ mod tests {
         assert!(reduced * 2 < all, "{reduced} of {all}");
     }
 
-    /// Does a picture of Black mated in `fen` fit with White's moves `w` and Black's `l`?
-    /// The progress filter's rooms come from the largest covers, but a larger cover with
-    /// another lone check stands for no smaller one. Black to move, h#1: 1.Se4-d6
+    /// The progress filter's rooms come from the open sets of the covers, and a larger
+    /// cover with another lone check stands for no smaller one. Black to move, h#1: 1.Se4-d6
     /// EMb5-c5 # (the empress checks by its leap, Sd6 and Se7 hold). Bg2-h3 + with the
     /// empress standing covers more (all but e7), but Se7 could block on f5, so it holds
     /// nothing there: that cover has no picture, and the knight's move to d6 (no progress
@@ -3449,6 +3448,7 @@ mod tests {
         assert!(kept.contains(&"e4d6".to_string()), "{kept:?}");
     }
 
+    /// Does a picture of Black mated in `fen` fit with White's moves `w` and Black's `l`?
     fn mate_pictured(fen: &str, w: u32, l: u32) -> bool {
         let r = Reach::new(&ORTHODOX_PROMOTIONS, HelpCuts::ALL, &ALL_KINDS);
         let pos = Position::from_fen(fen).unwrap();

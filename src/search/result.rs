@@ -49,9 +49,9 @@ impl MoveInfo {
         }
     }
 
-    /// Drops the stalemate mark (`=`): a move before the last of a series line leaves the
-    /// other side without a move at most while it makes none (it makes no move in the
-    /// series), so, as in Popeye's lines, nothing is marked there.
+    /// Drops the stalemate mark (`=`) of a move before the last of a series line: the other
+    /// side makes no move in the series, so a stalemate there ends nothing, and Popeye's
+    /// lines mark none.
     pub fn unmark_stalemate(&mut self) {
         if let Some(t) = self.text.strip_suffix(" =") {
             self.text = t.to_string();
