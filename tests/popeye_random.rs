@@ -10,7 +10,8 @@
 //! default 20: the case is skipped), then chainmate with its cuts (stopped at the same
 //! limit: skipped too), and the test fails listing every case whose solutions differ (as
 //! sets of lines and variations, `common::solution_text`). Positions where the side not
-//! to move is in check are skipped. With RANDOM_KEEP=DIR every case compared is kept there
+//! to move is in check are skipped. RANDOM_CONDITION=Circe (or Madrasi, any condition
+//! both read) plays every problem under that condition. With RANDOM_KEEP=DIR every case compared is kept there
 //! as NAME.inp with Popeye's output NAME.out; `tests/data/popeye_random` holds such cases
 //! (see its README), solved in the default suite by `popeye_corpus::random_positions`.
 
@@ -89,8 +90,11 @@ fn problem(next: &mut impl FnMut(u64) -> u64) -> String {
             sides[side].push_str(&format!(" {kind}{}", square(s)));
         }
     }
+    let condition = std::env::var("RANDOM_CONDITION")
+        .map(|c| format!("Condition {c}\n"))
+        .unwrap_or_default();
     format!(
-        "BeginProblem\nStipulation {stipulation}\nOption NoBoard\nPieces\n  White {}\n  Black {}\nEndProblem\n",
+        "BeginProblem\nStipulation {stipulation}\n{condition}Option NoBoard\nPieces\n  White {}\n  Black {}\nEndProblem\n",
         sides[0], sides[1]
     )
 }
