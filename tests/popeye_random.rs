@@ -46,8 +46,8 @@ fn square(s: u64) -> String {
 
 /// One random problem in Popeye's input language: kings apart, one to three more White
 /// units (to five in direct, self and reflex play), one to four Black, pawns off the
-/// first and last ranks.
-fn problem(next: &mut impl FnMut(u64) -> u64) -> String {
+/// first and last ranks; `condition` (a `Condition` line, or empty) goes in as it is.
+fn problem(next: &mut impl FnMut(u64) -> u64, condition: &str) -> String {
     let stipulation = STIPULATIONS[next(STIPULATIONS.len() as u64) as usize];
     let fairy = next(3) == 0;
     let kinds: Vec<(&str, u64)> = ORTHODOX
@@ -90,9 +90,6 @@ fn problem(next: &mut impl FnMut(u64) -> u64) -> String {
             sides[side].push_str(&format!(" {kind}{}", square(s)));
         }
     }
-    let condition = std::env::var("RANDOM_CONDITION")
-        .map(|c| format!("Condition {c}\n"))
-        .unwrap_or_default();
     format!(
         "BeginProblem\nStipulation {stipulation}\n{condition}Option NoBoard\nPieces\n  White {}\n  Black {}\nEndProblem\n",
         sides[0], sides[1]
@@ -135,17 +132,20 @@ fn random_positions_agree_with_popeye() {
     );
     std::fs::create_dir_all(&dir).expect("folder");
     let mut next = common::lcg(seed);
+    let run = Run {
+        threads: 1,
+        limit: Some(limit),
+        hash_mb: 64,
+        exhaustive: false,
+    };
+    let condition = std::env::var("RANDOM_CONDITION")
+        .map(|c| format!("Condition {c}\n"))
+        .unwrap_or_default();
     let (mut compared, mut skipped, mut failures) = (0, 0, vec![]);
     for i in 0..n {
         let name = format!("r{seed}_{i}");
         let inp = dir.join(format!("{name}.inp"));
-        std::fs::write(&inp, problem(&mut next)).expect("write");
-        let run = Run {
-            threads: 1,
-            limit: Some(limit),
-            hash_mb: 64,
-            exhaustive: false,
-        };
+        std::fs::write(&inp, problem(&mut next, &condition)).expect("write");
         let got = solve_text(&inp, &run);
         let legal = got
             .as_ref()
