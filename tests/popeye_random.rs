@@ -11,7 +11,13 @@
 //! limit: skipped too), and the test fails listing every case whose solutions differ (as
 //! sets of lines and variations, `common::solution_text`). Positions where the side not
 //! to move is in check are skipped. RANDOM_CONDITION=Circe (or Madrasi, any condition
-//! both read) plays every problem under that condition. With RANDOM_KEEP=DIR every case compared is kept there
+//! both read) plays every problem under that condition; RANDOM_STIPULATIONS (a comma-separated
+//! list, e.g. `h#4,ser-h=5`) replaces the stipulations drawn from, and RANDOM_OPTIONS (a
+//! comma-separated list of Popeye options, `-` for none, e.g. `-,Try,SetPlay,Defence 1`)
+//! gives each problem one of them; a problem chainmate refuses is named and skipped.
+//! RANDOM_TWINS=N adds N random twin lines (Move, Exchange, Remove, Add, Substitute,
+//! Rotate, Mirror, Shift, Stipulation, PolishType, some Continued); the twins' header
+//! lines (`b) wKe1-->e2`) are compared as well. With RANDOM_KEEP=DIR every case compared is kept there
 //! as NAME.inp with Popeye's output NAME.out; `tests/data/popeye_random` holds such cases
 //! (see its README), solved in the default suite by `popeye_corpus::random_positions`.
 
@@ -47,8 +53,16 @@ fn square(s: u64) -> String {
 /// One random problem in Popeye's input language: kings apart, one to three more White
 /// units (to five in direct, self and reflex play), one to four Black, pawns off the
 /// first and last ranks; `condition` (a `Condition` line, or empty) goes in as it is.
-fn problem(next: &mut impl FnMut(u64) -> u64, condition: &str) -> String {
-    let stipulation = STIPULATIONS[next(STIPULATIONS.len() as u64) as usize];
+fn problem(
+    next: &mut impl FnMut(u64) -> u64,
+    condition: &str,
+    (stipulations, options, twins): (&[String], &[String], u64),
+) -> String {
+    let stipulation = &stipulations[next(stipulations.len() as u64) as usize];
+    let option = match options.len() {
+        0 => "",
+        n => options[next(n as u64) as usize].as_str(),
+    };
     let fairy = next(3) == 0;
     let kinds: Vec<(&str, u64)> = ORTHODOX
         .iter()
@@ -90,10 +104,96 @@ fn problem(next: &mut impl FnMut(u64) -> u64, condition: &str) -> String {
             sides[side].push_str(&format!(" {kind}{}", square(s)));
         }
     }
+    let twins: String = (0..twins)
+        .map(|_| twin(next, &used, stipulations))
+        .collect();
     format!(
-        "BeginProblem\nStipulation {stipulation}\n{condition}Option NoBoard\nPieces\n  White {}\n  Black {}\nEndProblem\n",
+        "BeginProblem\nStipulation {stipulation}\n{condition}Option NoBoard {option}\nPieces\n  White {}\n  Black {}\n{twins}EndProblem\n",
         sides[0], sides[1]
     )
+}
+
+/// One random twin line: a command on the diagram's units (`used`: the kings' squares
+/// first), sometimes `Continued` where the command names no square.
+fn twin(next: &mut impl FnMut(u64) -> u64, used: &[u64], stipulations: &[String]) -> String {
+    let pick =
+        |next: &mut dyn FnMut(u64) -> u64, from: &[u64]| from[next(from.len() as u64) as usize];
+    let empty = |next: &mut dyn FnMut(u64) -> u64| loop {
+        let s = next(64);
+        if !used.contains(&s) {
+            break s;
+        }
+    };
+    let (command, squareless) = match next(10) {
+        0 => (
+            format!("Move {} {}", square(pick(next, used)), square(empty(next))),
+            false,
+        ),
+        1 if used.len() > 2 => (
+            format!(
+                "Exchange {} {}",
+                square(pick(next, &used[..2])),
+                square(pick(next, &used[2..]))
+            ),
+            false,
+        ),
+        2 if used.len() > 2 => (format!("Remove {}", square(pick(next, &used[2..]))), false),
+        3 => {
+            let color = ["white", "black"][next(2) as usize];
+            let kind = ["Q", "R", "B", "S"][next(4) as usize];
+            (format!("Add {color} {kind}{}", square(empty(next))), false)
+        }
+        4 => {
+            let kinds = ["Q", "R", "B", "S"];
+            let (a, b) = (next(4) as usize, next(3) as usize);
+            (
+                format!("Substitute {} {}", kinds[a], kinds[(a + 1 + b) % 4]),
+                true,
+            )
+        }
+        5 => (
+            format!("Rotate {}", ["90", "180", "270"][next(3) as usize]),
+            true,
+        ),
+        6 => {
+            // (Popeye refuses the fourth axis, h1<-->a8, and leaves the twin as it was;
+            // chainmate swaps those corners.)
+            let axis = ["a1<-->h1", "a1<-->a8", "a1<-->h8"][next(3) as usize];
+            (format!("Mirror {axis}"), true)
+        }
+        7 => (format!("Shift {} {}", square(27), square(next(64))), true),
+        8 => (
+            format!(
+                "Stipulation {}",
+                stipulations[next(stipulations.len() as u64) as usize]
+            ),
+            true,
+        ),
+        _ => ("PolishType".to_string(), true),
+    };
+    let continued = if squareless && next(3) == 0 {
+        "Continued "
+    } else {
+        ""
+    };
+    format!("Twin {continued}{command}\n")
+}
+
+/// The twin header lines of a solution text (`a) diagram`, `+b) wKe1-->e2`), blanks
+/// collapsed.
+fn twin_headers(text: &str) -> Vec<String> {
+    text.lines()
+        .filter(|l| {
+            let label = l.split_whitespace().next().unwrap_or("");
+            let body = label.trim_start_matches('+');
+            !l.starts_with(char::is_whitespace)
+                && body.len() >= 2
+                && body.ends_with(')')
+                && body.starts_with(|c: char| c.is_ascii_lowercase())
+                && body[1..body.len() - 1].chars().all(|c| c.is_ascii_digit())
+        })
+        .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+        .collect()
 }
 
 /// Popeye's output for `inp`, or `None` when it ran past `limit` (killed).
@@ -138,6 +238,20 @@ fn random_positions_agree_with_popeye() {
         hash_mb: 64,
         exhaustive: false,
     };
+    let stipulations: Vec<String> = std::env::var("RANDOM_STIPULATIONS").map_or_else(
+        |_| STIPULATIONS.iter().map(|s| s.to_string()).collect(),
+        |list| list.split(',').map(|s| s.trim().to_string()).collect(),
+    );
+    // Each problem draws one entry ("-": none).
+    let options: Vec<String> = std::env::var("RANDOM_OPTIONS").map_or_else(
+        |_| vec![],
+        |list| {
+            list.split(',')
+                .map(|s| s.trim().trim_start_matches('-').to_string())
+                .collect()
+        },
+    );
+    let twins = env_or("RANDOM_TWINS", 0);
     let condition = std::env::var("RANDOM_CONDITION")
         .map(|c| format!("Condition {c}\n"))
         .unwrap_or_default();
@@ -145,7 +259,24 @@ fn random_positions_agree_with_popeye() {
     for i in 0..n {
         let name = format!("r{seed}_{i}");
         let inp = dir.join(format!("{name}.inp"));
-        std::fs::write(&inp, problem(&mut next, &condition)).expect("write");
+        std::fs::write(
+            &inp,
+            problem(&mut next, &condition, (&stipulations, &options, twins)),
+        )
+        .expect("write");
+        // A problem chainmate does not take (an option it refuses for the stipulation) is
+        // named and skipped.
+        if let Err(e) = chainmate::problem::load_file(&inp)
+            .map_err(|e| e.to_string())
+            .and_then(|ps| {
+                ps.iter()
+                    .try_for_each(|p| p.twin_instances().map(drop).map_err(|e| e.to_string()))
+            })
+        {
+            println!("refused: {}: {e}", inp.display());
+            skipped += 1;
+            continue;
+        }
         let got = solve_text(&inp, &run);
         let legal = got
             .as_ref()
@@ -162,7 +293,12 @@ fn random_positions_agree_with_popeye() {
             continue;
         };
         compared += 1;
-        let d = diff(&parse(&chainmate_codes(&expected)), &parse(&got));
+        let expected = chainmate_codes(&expected);
+        let mut d = diff(&parse(&expected), &parse(&got));
+        let (want, have) = (twin_headers(&expected), twin_headers(&got));
+        if want != have {
+            d.push(format!("twin headers: Popeye {want:?}, chainmate {have:?}"));
+        }
         if !d.is_empty() {
             println!("differs: {}", inp.display());
             let lines = d.iter().take(8).cloned().collect::<Vec<_>>().join("\n  ");

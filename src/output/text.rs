@@ -62,7 +62,7 @@ fn write_node(out: &mut String, node: &TreeNode, style: Style) {
 fn write_line(
     out: &mut String,
     line: &[MoveInfo],
-    half_start: bool,
+    first_ply: u32,
     series: Option<bool>,
     style: Style,
 ) {
@@ -81,7 +81,12 @@ fn write_line(
             }
         }
     } else {
-        let mut ply = if half_start { 1 } else { 0 };
+        let mut ply = first_ply;
+        if first_ply == 2 {
+            // The first move pair is not played (set play of a play starting with a half
+            // move): Popeye writes it as dots.
+            out.push_str("1...  ...  ");
+        }
         for (i, m) in line.iter().enumerate() {
             if ply % 2 == 0 {
                 let num = ply / 2 + 1;
@@ -124,8 +129,13 @@ pub fn twin_text(r: &TwinResult, style: Style) -> String {
         out.push('\n');
     }
     if !r.set_lines.is_empty() {
+        // Set play starts with the other side: with a half move where the play starts with
+        // a full one (h#2: `1...Qh1-h2 2.Ke6-d7 Qh2-d6#`), else after the unplayed first
+        // half move of the play, numbered as in the play (h#2.5: `1...  ...  2.Ke6-d7
+        // Qh1-h2   3.Kd7-c8 Qh2-c7 #`, as Popeye writes it).
+        let first_ply = if r.half_start { 2 } else { 1 };
         for l in &r.set_lines {
-            write_line(&mut out, l, true, None, style);
+            write_line(&mut out, l, first_ply, None, style);
         }
         out.push('\n');
     }
@@ -138,7 +148,7 @@ pub fn twin_text(r: &TwinResult, style: Style) -> String {
             write_line(
                 &mut out,
                 l,
-                r.half_start,
+                u32::from(r.half_start),
                 r.series.then_some(r.series_reply),
                 style,
             );
