@@ -382,7 +382,17 @@ fn popeye_misses() {
         exhaustive: false,
     };
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/popeye_misses");
-    for name in ["ser4_transposed"] {
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .expect("folder")
+        .filter_map(|e| {
+            let path = e.expect("entry").path();
+            let stem = path.file_stem()?.to_str()?.to_string();
+            (path.extension()? == "inp").then_some(stem)
+        })
+        .collect();
+    names.sort();
+    assert!(!names.is_empty(), "no cases in {}", dir.display());
+    for name in names {
         let inp = dir.join(format!("{name}.inp"));
         let read = |ext: &str| {
             std::fs::read_to_string(dir.join(format!("{name}.{ext}"))).expect("case file")
