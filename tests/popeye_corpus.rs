@@ -13,7 +13,7 @@
 //! heavy problems that now take seconds in the default suite.
 
 use common::popeye::{Run, chainmate_codes, solve_text};
-use common::solution_text::{diff, parse};
+use common::solution_text::{diff, parse, twin_headers};
 use std::path::Path;
 
 mod common;
@@ -67,7 +67,12 @@ fn compare_in(
         exhaustive,
     };
     let got = solve_text(Path::new(&inp), &run)?;
-    Some(diff(&parse(&expected), &parse(&got)))
+    let mut d = diff(&parse(&expected), &parse(&got));
+    let (want, have) = (twin_headers(&expected), twin_headers(&got));
+    if want != have {
+        d.push(format!("twin headers: Popeye {want:?}, chainmate {have:?}"));
+    }
+    Some(d)
 }
 
 fn run(select: impl Fn(&Entry) -> bool) {
@@ -382,15 +387,7 @@ fn popeye_misses() {
         exhaustive: false,
     };
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/popeye_misses");
-    let mut names: Vec<String> = std::fs::read_dir(&dir)
-        .expect("folder")
-        .filter_map(|e| {
-            let path = e.expect("entry").path();
-            let stem = path.file_stem()?.to_str()?.to_string();
-            (path.extension()? == "inp").then_some(stem)
-        })
-        .collect();
-    names.sort();
+    let names = case_names(&dir);
     assert!(!names.is_empty(), "no cases in {}", dir.display());
     for name in names {
         let inp = dir.join(format!("{name}.inp"));
@@ -427,6 +424,20 @@ fn madrasi_corpus() {
     dir_agrees("problems/madrasi", 1);
 }
 
+/// The names `NAME` of the folder's `NAME.inp` files, sorted.
+fn case_names(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .expect("folder")
+        .filter_map(|e| {
+            let path = e.ok()?.path();
+            let stem = path.file_stem()?.to_str()?.to_string();
+            (path.extension()? == "inp").then_some(stem)
+        })
+        .collect();
+    names.sort();
+    names
+}
+
 /// Every `NAME.inp` of the folder (relative to the repository root; at least `min` of
 /// them) gives exactly the solutions of Popeye's output `NAME.out` beside it.
 fn dir_agrees(folder: &str, min: usize) {
@@ -436,14 +447,7 @@ fn dir_agrees(folder: &str, min: usize) {
 /// [`dir_agrees`], by the plain search (`--exhaustive`) where `exhaustive`.
 fn dir_agrees_by(folder: &str, min: usize, exhaustive: bool) {
     let dir = format!("{}/{folder}", env!("CARGO_MANIFEST_DIR"));
-    let mut names: Vec<String> = std::fs::read_dir(&dir)
-        .unwrap()
-        .filter_map(|e| {
-            let p = e.ok()?.path();
-            (p.extension()? == "inp").then(|| p.file_stem().unwrap().to_string_lossy().into_owned())
-        })
-        .collect();
-    names.sort();
+    let names = case_names(Path::new(&dir));
     let mut failures = vec![];
     for n in &names {
         let d = compare_in(&dir, n, 1, None, 32, exhaustive).expect("no time limit");

@@ -22,7 +22,7 @@
 //! (see its README), solved in the default suite by `popeye_corpus::random_positions`.
 
 use common::popeye::{Run, chainmate_codes, solve_text};
-use common::solution_text::{diff, parse};
+use common::solution_text::{diff, parse, twin_headers};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -177,23 +177,6 @@ fn twin(next: &mut impl FnMut(u64) -> u64, used: &[u64], stipulations: &[String]
         ""
     };
     format!("Twin {continued}{command}\n")
-}
-
-/// The twin header lines of a solution text (`a) diagram`, `+b) wKe1-->e2`), blanks
-/// collapsed.
-fn twin_headers(text: &str) -> Vec<String> {
-    text.lines()
-        .filter(|l| {
-            let label = l.split_whitespace().next().unwrap_or("");
-            let body = label.trim_start_matches('+');
-            !l.starts_with(char::is_whitespace)
-                && body.len() >= 2
-                && body.ends_with(')')
-                && body.starts_with(|c: char| c.is_ascii_lowercase())
-                && body[1..body.len() - 1].chars().all(|c| c.is_ascii_digit())
-        })
-        .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
-        .collect()
 }
 
 /// Popeye's output for `inp`, or `None` when it ran past `limit` (killed).

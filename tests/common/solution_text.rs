@@ -136,6 +136,23 @@ fn is_mark(token: &str) -> bool {
     !token.is_empty() && token.chars().all(|c| matches!(c, '!' | '?'))
 }
 
+/// The twin header lines of a solution text (`a) diagram`, `+b) wKe1-->e2`), blanks
+/// collapsed.
+pub fn twin_headers(text: &str) -> Vec<String> {
+    text.lines()
+        .filter(|l| {
+            let label = l.split_whitespace().next().unwrap_or("");
+            let body = label.trim_start_matches('+');
+            !l.starts_with(char::is_whitespace)
+                && body.len() >= 2
+                && body.ends_with(')')
+                && body.starts_with(|c: char| c.is_ascii_lowercase())
+                && body[1..body.len() - 1].chars().all(|c| c.is_ascii_digit())
+        })
+        .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+        .collect()
+}
+
 /// Recognises a twin header such as `a) diagram` or `+b) bSe4-->f5` and
 /// returns its label (`a)`, `+b)`).
 fn twin_label(line: &str) -> Option<String> {
