@@ -13,7 +13,7 @@
 //! heavy problems that now take seconds in the default suite.
 
 use common::popeye::{Run, chainmate_codes, solve_text};
-use common::solution_text::{diff, parse, twin_headers};
+use common::solution_text::{diff, diff_texts, parse};
 use std::path::Path;
 
 mod common;
@@ -67,12 +67,7 @@ fn compare_in(
         exhaustive,
     };
     let got = solve_text(Path::new(&inp), &run)?;
-    let mut d = diff(&parse(&expected), &parse(&got));
-    let (want, have) = (twin_headers(&expected), twin_headers(&got));
-    if want != have {
-        d.push(format!("twin headers: Popeye {want:?}, chainmate {have:?}"));
-    }
-    Some(d)
+    Some(diff_texts(&expected, &got))
 }
 
 fn run(select: impl Fn(&Entry) -> bool) {

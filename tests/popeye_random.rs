@@ -11,18 +11,19 @@
 //! limit: skipped too), and the test fails listing every case whose solutions differ (as
 //! sets of lines and variations, `common::solution_text`). Positions where the side not
 //! to move is in check are skipped. RANDOM_CONDITION=Circe (or Madrasi, any condition
-//! both read) plays every problem under that condition; RANDOM_STIPULATIONS (a comma-separated
-//! list, e.g. `h#4,ser-h=5`) replaces the stipulations drawn from, and RANDOM_OPTIONS (a
-//! comma-separated list of Popeye options, `-` for none, e.g. `-,Try,SetPlay,Defence 1`)
-//! gives each problem one of them; a problem chainmate refuses is named and skipped.
-//! RANDOM_TWINS=N adds N random twin lines (Move, Exchange, Remove, Add, Substitute,
-//! Rotate, Mirror, Shift, Stipulation, PolishType, some Continued); the twins' header
-//! lines (`b) wKe1-->e2`) are compared as well. With RANDOM_KEEP=DIR every case compared is kept there
-//! as NAME.inp with Popeye's output NAME.out; `tests/data/popeye_random` holds such cases
-//! (see its README), solved in the default suite by `popeye_corpus::random_positions`.
+//! both read) plays every problem under that condition; RANDOM_STIPULATIONS (a
+//! comma-separated list, e.g. `h#4,ser-h=5`) replaces the stipulations drawn from, and
+//! RANDOM_OPTIONS (a comma-separated list of Popeye options, `-` for none, e.g.
+//! `-,Try,SetPlay,Defence 1`) gives each problem one of them; a problem chainmate refuses
+//! is named and skipped. RANDOM_TWINS=N adds N random twin lines (Move, Exchange, Remove,
+//! Add, Substitute, Rotate, Mirror, Shift, Stipulation, PolishType, some Continued); the
+//! twins' header lines (`b) wKe1-->e2`) are compared as well. With RANDOM_KEEP=DIR every
+//! case compared is kept there as NAME.inp with Popeye's output NAME.out;
+//! `tests/data/popeye_random` holds such cases (see its README), solved in the default
+//! suite by `popeye_corpus::random_positions`.
 
 use common::popeye::{Run, chainmate_codes, solve_text};
-use common::solution_text::{diff, parse, twin_headers};
+use common::solution_text::diff_texts;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -108,8 +109,10 @@ fn problem(
         .map(|_| twin(next, &used, stipulations))
         .collect();
     format!(
-        "BeginProblem\nStipulation {stipulation}\n{condition}Option NoBoard {option}\nPieces\n  White {}\n  Black {}\n{twins}EndProblem\n",
-        sides[0], sides[1]
+        "BeginProblem\nStipulation {stipulation}\n{condition}Option {}\nPieces\n  White {}\n  Black {}\n{twins}EndProblem\n",
+        format!("NoBoard {option}").trim_end(),
+        sides[0],
+        sides[1]
     )
 }
 
@@ -247,8 +250,8 @@ fn random_positions_agree_with_popeye() {
             problem(&mut next, &condition, (&stipulations, &options, twins)),
         )
         .expect("write");
-        // A problem chainmate does not take (an option it refuses for the stipulation) is
-        // named and skipped.
+        // A problem chainmate does not take (a stipulation, option or twin it does not
+        // support) is named and skipped.
         if let Err(e) = chainmate::problem::load_file(&inp)
             .map_err(|e| e.to_string())
             .and_then(|ps| {
@@ -276,12 +279,7 @@ fn random_positions_agree_with_popeye() {
             continue;
         };
         compared += 1;
-        let expected = chainmate_codes(&expected);
-        let mut d = diff(&parse(&expected), &parse(&got));
-        let (want, have) = (twin_headers(&expected), twin_headers(&got));
-        if want != have {
-            d.push(format!("twin headers: Popeye {want:?}, chainmate {have:?}"));
-        }
+        let d = diff_texts(&chainmate_codes(&expected), &got);
         if !d.is_empty() {
             println!("differs: {}", inp.display());
             let lines = d.iter().take(8).cloned().collect::<Vec<_>>().join("\n  ");

@@ -454,6 +454,17 @@ pub fn diff(expected: &Parsed, actual: &Parsed) -> Vec<String> {
     out
 }
 
+/// [`diff`] of two whole texts (Popeye's codes already mapped to chainmate's), and a line
+/// naming both lists of twin header lines ([`twin_headers`]) where they differ.
+pub fn diff_texts(expected: &str, actual: &str) -> Vec<String> {
+    let mut d = diff(&parse(expected), &parse(actual));
+    let (want, have) = (twin_headers(expected), twin_headers(actual));
+    if want != have {
+        d.push(format!("twin headers: Popeye {want:?}, chainmate {have:?}"));
+    }
+    d
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
