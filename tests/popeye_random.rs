@@ -4,9 +4,9 @@
 //!
 //! `POPEYE=/path/to/py cargo test --release --test popeye_random -- --ignored --nocapture`
 //! makes RANDOM_N (default 200) sparse random positions from RANDOM_SEED (default 1), each
-//! with a stipulation drawn from help, series, direct, self and reflex play,
-//! mate and stalemate, with fairy pieces (nightrider, amazon, empress, princess) among
-//! the units of a third of them. Popeye solves each (killed after RANDOM_LIMIT seconds,
+//! with a stipulation drawn from help, series, direct, self and reflex play, mate and
+//! stalemate, with fairy pieces (nightrider, amazon, empress, princess, and Popeye's waran
+//! and elephant, chainmate's rook- and queen-nightrider) among the units of a third of them. Popeye solves each (killed after RANDOM_LIMIT seconds,
 //! default 20: the case is skipped), then chainmate with its cuts (stopped at the same
 //! limit: skipped too), and the test fails listing every case whose solutions differ (as
 //! sets of lines and variations, `common::solution_text`). Positions where the side not
@@ -38,7 +38,14 @@ const STIPULATIONS: &[&str] = &[
 
 /// Units drawn beside the kings (Popeye's codes) and their weights.
 const ORTHODOX: &[(&str, u64)] = &[("Q", 1), ("R", 2), ("B", 2), ("S", 2), ("P", 3)];
-const FAIRY: &[(&str, u64)] = &[("N", 2), ("AM", 1), ("EM", 1), ("PR", 1)];
+const FAIRY: &[(&str, u64)] = &[
+    ("N", 2),
+    ("AM", 1),
+    ("EM", 1),
+    ("PR", 1),
+    ("WA", 1),
+    ("ET", 1),
+];
 
 fn env_or(name: &str, default: u64) -> u64 {
     std::env::var(name)
