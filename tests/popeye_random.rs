@@ -166,9 +166,9 @@ fn twin(next: &mut impl FnMut(u64) -> u64, used: &[u64], stipulations: &[String]
             true,
         ),
         6 => {
-            // (Popeye refuses the fourth axis, h1<-->a8, and leaves the twin as it was;
-            // chainmate swaps those corners.)
-            let axis = ["a1<-->h1", "a1<-->a8", "a1<-->h8"][next(3) as usize];
+            // (The fourth axis as Popeye writes it: it refuses `h1<-->a8` and leaves the
+            // twin as it was, where chainmate takes the squares either way round.)
+            let axis = ["a1<-->h1", "a1<-->a8", "a1<-->h8", "a8<-->h1"][next(4) as usize];
             (format!("Mirror {axis}"), true)
         }
         7 => (format!("Shift {} {}", square(27), square(next(64))), true),
