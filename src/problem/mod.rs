@@ -124,7 +124,7 @@ pub enum TwinCommand {
     Substitute(Kind, Kind),
     /// Rotate the board by 90, 180 or 270 degrees (counter-clockwise, as Popeye).
     Rotate(u16),
-    /// Mirror: `a1<-->h1` (files), `a1<-->a8` (ranks), `a1<-->h8`, `h1<-->a8` (diagonals).
+    /// Mirror: `a1<-->h1` (files), `a1<-->a8` (ranks), `a1<-->h8`, `a8<-->h1` (diagonals).
     Mirror(Mirror),
     /// Shift every piece by the vector from the first square to the second.
     Shift(Square, Square),
@@ -1055,7 +1055,7 @@ impl TwinState {
                     Mirror::Files => "a1<-->h1",
                     Mirror::Ranks => "a1<-->a8",
                     Mirror::A1H8 => "a1<-->h8",
-                    Mirror::H1A8 => "h1<-->a8",
+                    Mirror::H1A8 => "a8<-->h1",
                 }
             ),
             TwinCommand::Shift(a, b) => format!("shift {} ==> {}", square_name(a), square_name(b)),
