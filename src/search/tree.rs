@@ -322,7 +322,18 @@ pub fn set_play(
     n: u32,
     opts: &SearchOptions,
 ) -> Vec<TreeNode> {
-    let builder = Builder { engine, b, opts };
+    // The continuations are shown as Popeye shows set play: every defence with its
+    // answers, no threat or zugzwang computed (`1...Kh2-g1 2.Kf4-g3 2...Kg1-h1 3.EMc5-c1#
+    // 2...a5-a4 3.EMc5-c1#`, where play would say `2.Kf4-g3 threat: 3.EMc5-c1#`).
+    let plain = SearchOptions {
+        no_threat: true,
+        ..opts.clone()
+    };
+    let builder = Builder {
+        engine,
+        b,
+        opts: &plain,
+    };
     let passed = pos.null_move();
     let mut out = vec![];
     let reflex_forced = b == Battle::Reflex && engine.goal_in_one(ctx, &passed).is_some();
