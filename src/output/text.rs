@@ -130,9 +130,9 @@ pub fn twin_text(r: &TwinResult, style: Style) -> String {
     }
     if !r.set_lines.is_empty() {
         // Set play starts with the other side: with a half move where the play starts with
-        // a full one (h#2: `1...Qh1-h2 2.Ke6-d7 Qh2-d6#`), else after the unplayed first
-        // half move of the play, numbered as in the play (h#2.5: `1...  ...  2.Ke6-d7
-        // Qh1-h2   3.Kd7-c8 Qh2-c7 #`, as Popeye writes it).
+        // a full one (h#2: `1...W 2.B W#`), else after the unplayed first half move of the
+        // play, numbered as in the play (h#2.5: `1...  ...  2.Ke6-d7 Qh1-h2   3.Kd7-c8
+        // Qh2-c7 #`, as Popeye writes it).
         let first_ply = if r.half_start { 2 } else { 1 };
         for l in &r.set_lines {
             write_line(&mut out, l, first_ply, None, style);
