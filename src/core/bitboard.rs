@@ -218,37 +218,6 @@ const fn night_lines() -> NightLines {
 
 pub static NIGHT_LINES: NightLines = night_lines();
 
-/// The bits of `b` at the squares of `mask`, packed together in the order of the squares
-/// (bit i of the result: the i-th square of `mask`). One instruction where the processor
-/// has BMI2, a loop over `mask` elsewhere.
-#[inline]
-pub fn compress(b: Bitboard, mask: Bitboard) -> u64 {
-    #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("bmi2") {
-        // SAFETY: the processor has BMI2 (checked just above).
-        return unsafe { compress_bmi2(b, mask) };
-    }
-    compress_loop(b, mask)
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "bmi2")]
-fn compress_bmi2(b: Bitboard, mask: Bitboard) -> u64 {
-    std::arch::x86_64::_pext_u64(b, mask)
-}
-
-fn compress_loop(b: Bitboard, mask: Bitboard) -> u64 {
-    let mut out = 0;
-    let (mut m, mut i) = (mask, 0);
-    while m != 0 {
-        let s = m.trailing_zeros();
-        out |= (b >> s & 1) << i;
-        m &= m - 1;
-        i += 1;
-    }
-    out
-}
-
 /// Squares a nightrider on `s` attacks (the knight-direction lines up to and including the
 /// first occupied square). The line is symmetric, so this is also "where can a nightrider
 /// attack `s` from".
@@ -311,23 +280,6 @@ pub fn pawn_attacks(c: Color, s: Square) -> Bitboard {
 mod tests {
     use super::*;
     use crate::core::square::parse_square as sq;
-
-    /// `compress` packs the bits of the mask's squares in square order, with or without
-    /// BMI2 (both ways against the definition, on random words and masks).
-    #[test]
-    fn compress_packs_the_masked_bits_in_order() {
-        let mut seed = 0x2545_F491_4F6C_DD1Du64;
-        for _ in 0..2000 {
-            let b = crate::core::xorshift(&mut seed);
-            let mask = crate::core::xorshift(&mut seed) & crate::core::xorshift(&mut seed);
-            let want = (0..64)
-                .filter(|&s| mask >> s & 1 != 0)
-                .enumerate()
-                .fold(0u64, |a, (i, s)| a | (b >> s & 1) << i);
-            assert_eq!(super::compress(b, mask), want);
-            assert_eq!(super::compress_loop(b, mask), want);
-        }
-    }
 
     #[test]
     fn leapers() {

@@ -16,7 +16,7 @@
 //! (deterministic) enumeration of the leader's chains; the chain is replayed from it
 //! (`play`, notation), so the move stays small.
 
-use super::{IdSet, Rules, Scratch, orthodox};
+use super::{IdSet, KeySet, Rules, Scratch, orthodox};
 use crate::core::bitboard::KING;
 use crate::core::board::piece_attacks;
 use crate::core::{Bitboard, Kind, NO_SQUARE, Square, Squares, bb};
@@ -386,10 +386,6 @@ impl OneKind {
     fn of(pos: &Position) -> Option<OneKind> {
         let us = pos.side;
         let (kind, units) = one_kind(pos)?;
-        // The compact state key holds one bit per unit.
-        if units.count_ones() > 48 {
-            return None;
-        }
         let own = pos.board.by_color[us.idx()];
         let mut castling = pos.castling;
         for s in Squares(own) {
@@ -469,11 +465,10 @@ impl OneWalk<'_, '_> {
         r
     }
 
-    /// An exact key of the state: the unmoved units as bits of `units`, the hole and the
-    /// king's square (which tells whether it moved).
-    fn key(&self, unmoved: Bitboard, h: Square, k: Square) -> u64 {
-        let bits = crate::core::bitboard::compress(unmoved, self.units);
-        (bits | (h as u64) << 48 | (k as u64) << 54).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    /// An exact key of the state: the unmoved units, the hole and the king's square (which
+    /// tells whether it moved).
+    fn key(unmoved: Bitboard, h: Square, k: Square) -> u128 {
+        u128::from(unmoved) | u128::from(h) << 64 | u128::from(k) << 72
     }
 
     fn extend(
@@ -502,7 +497,7 @@ impl OneWalk<'_, '_> {
             holes
         };
         let unmoved = unmoved & after;
-        if holes & !self.found[k as usize] == 0 || !self.bufs.seen.insert(self.key(unmoved, h, k))
+        if holes & !self.found[k as usize] == 0 || !self.bufs.states.insert(Self::key(unmoved, h, k))
         {
             return ControlFlow::Continue(());
         }
@@ -548,11 +543,14 @@ struct Walk<'a> {
 struct ChainBufs {
     steps: Vec<Follow>,
     seen: IdSet,
+    /// The states of the one-kind walk ([`OneWalk::key`]).
+    states: KeySet,
 }
 
 super::reusable!(ChainBufs, |b| {
     b.steps.clear();
     b.seen.reset();
+    b.states.reset();
 });
 
 fn state_key(cur: &Position, vacated: [Square; 2], moved: Bitboard, double: Square) -> u64 {

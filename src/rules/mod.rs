@@ -30,10 +30,19 @@ impl std::hash::Hasher for IdHasher {
     fn write_u64(&mut self, n: u64) {
         self.0 = n;
     }
+    /// A key of 128 bits that is no hash (bit sets and squares): mixed into 64.
+    fn write_u128(&mut self, n: u128) {
+        let x = ((n as u64) ^ ((n >> 64) as u64).wrapping_mul(0xBF58_476D_1CE4_E5B9))
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        self.0 = x ^ (x >> 31);
+    }
 }
 
 /// A set of Zobrist hashes (seen positions, chain states).
 pub(crate) type IdSet = std::collections::HashSet<u64, std::hash::BuildHasherDefault<IdHasher>>;
+
+/// A set of exact keys of 128 bits (chain states told apart by their parts, not by a hash).
+pub(crate) type KeySet = std::collections::HashSet<u128, std::hash::BuildHasherDefault<IdHasher>>;
 
 /// A buffer the move generators of the conditions reuse (sets of seen positions, chain and
 /// combo walks, cascades): each thread keeps the buffers given back, emptied but with their
@@ -80,6 +89,8 @@ pub(crate) use reusable;
 pub(crate) const REUSE_LIMIT: usize = 1 << 16;
 
 reusable!(capped IdSet);
+
+reusable!(capped KeySet);
 
 reusable!(Vec<u64>, |v| v.clear());
 
