@@ -22,6 +22,7 @@
 
 use super::{IdSet, Rules, Scratch, kazan, orthodox};
 use crate::core::board::piece_attacks;
+use crate::core::piece::KIND_COUNT;
 use crate::core::{Bitboard, Kind, NO_SQUARE, Square, Squares, bb};
 use crate::moves::{Effects, Move, MoveKind};
 use crate::position::{CASTLINGS, Position};
@@ -132,14 +133,15 @@ const LEVELS: usize = 32;
 /// The state of one cascade (cloned where a D8 promotion branches), kept between the
 /// cascades of one leader so that its buffers are allocated once. Pending events wait in
 /// one stack per defender strength (`nonempty` marks the stacks in use); per defender
-/// kind met so far (`marks[..kinds]`), two bitsets per defender square over the defended
-/// squares: queued and fired.
+/// kind (`marks[kind]`, `kinds` the set of those met so far), two bitsets per defender
+/// square over the defended squares, queued and fired, and the defender squares whose
+/// bitsets may be set (so that `reset` clears those alone).
 struct Cascade {
     pos: Position,
     buckets: [Vec<(Square, Square, Kind)>; LEVELS],
     nonempty: u32,
-    marks: Vec<(Kind, Box<[[Bitboard; 64]; 2]>)>,
-    kinds: usize,
+    marks: Vec<(Bitboard, Box<[[Bitboard; 2]; 64]>)>,
+    kinds: u32,
     done: Vec<Transformation>,
 }
 
@@ -152,17 +154,18 @@ impl Default for Cascade {
             pos: Position::empty(),
             buckets: Default::default(),
             nonempty: 0,
-            marks: Vec::new(),
+            marks: (0..KIND_COUNT).map(|_| (0, Box::new([[0; 2]; 64]))).collect(),
             kinds: 0,
             done: Vec::new(),
         }
     }
 }
 
-// `cascade` starts each use with `reset` (which keeps the room of the buffers).
-super::reusable!(Cascade, |c| {
+// `cascade` starts each use with `reset` (which keeps the room of the buffers). Pooled
+// boxed: a cascade is a kilobyte, taken and given back once per leader.
+super::reusable!(Box<Cascade>, |c| {
     let empty = Position::empty();
-    c.reset(&empty)
+    Cascade::reset(c, &empty)
 });
 
 impl Cascade {
@@ -175,8 +178,12 @@ impl Cascade {
             self.buckets[level].clear();
             self.nonempty &= self.nonempty - 1;
         }
-        for m in &mut self.marks[..self.kinds] {
-            *m.1 = [[0; 64]; 2];
+        for kind in Squares(u64::from(self.kinds)) {
+            let (touched, marks) = &mut self.marks[kind as usize];
+            for a in Squares(*touched) {
+                marks[a as usize] = [0; 2];
+            }
+            *touched = 0;
         }
         self.kinds = 0;
         self.done.clear();
@@ -189,33 +196,33 @@ impl Cascade {
             mine.clone_from(theirs);
         }
         self.nonempty = other.nonempty;
-        for (kind, marks) in &other.marks[..other.kinds] {
-            *self.marks(*kind) = **marks;
+        for kind in Squares(u64::from(other.kinds)) {
+            let (touched, marks) = &other.marks[kind as usize];
+            let (mine, my_marks) = &mut self.marks[kind as usize];
+            for a in Squares(*touched) {
+                my_marks[a as usize] = marks[a as usize];
+            }
+            *mine = *touched;
         }
+        self.kinds = other.kinds;
         self.done.clone_from(&other.done);
     }
 
-    fn marks(&mut self, kind: Kind) -> &mut [[Bitboard; 64]; 2] {
-        let i = match self.marks[..self.kinds].iter().position(|m| m.0 == kind) {
-            Some(i) => i,
-            None => {
-                if self.kinds == self.marks.len() {
-                    self.marks.push((kind, Box::new([[0; 64]; 2])));
-                } else {
-                    self.marks[self.kinds].0 = kind; // zeroed by `reset`
-                }
-                self.kinds += 1;
-                self.kinds - 1
-            }
-        };
-        &mut self.marks[i].1
+    /// The queued and fired bitsets of the defender square `a` for `kind` (noted as
+    /// touched).
+    #[inline]
+    fn marks(&mut self, kind: Kind, a: Square) -> &mut [Bitboard; 2] {
+        self.kinds |= 1 << kind as u32;
+        let (touched, marks) = &mut self.marks[kind as usize];
+        *touched |= bb(a);
+        &mut marks[a as usize]
     }
 
     fn push(&mut self, a: Square, b: Square, kind: Kind) {
         let bit = bb(b);
-        let m = self.marks(kind);
-        if (m[QUEUED][a as usize] | m[FIRED][a as usize]) & bit == 0 {
-            m[QUEUED][a as usize] |= bit;
+        let m = self.marks(kind, a);
+        if (m[QUEUED] | m[FIRED]) & bit == 0 {
+            m[QUEUED] |= bit;
             let level = kind.info().strength as usize % LEVELS;
             self.buckets[level].push((a, b, kind));
             self.nonempty |= 1 << level;
@@ -232,7 +239,7 @@ impl Cascade {
         if self.buckets[level].is_empty() {
             self.nonempty &= !(1 << level);
         }
-        self.marks(e.2)[QUEUED][e.0 as usize] &= !bb(e.1);
+        self.marks(e.2, e.0)[QUEUED] &= !bb(e.1);
         Some(e)
     }
 
@@ -323,7 +330,7 @@ fn run(
         if st.pos.board.kind_at(a) != Some(kind) {
             continue; // dropped, not fired (D17)
         }
-        st.marks(kind)[FIRED][a as usize] |= bb(b);
+        st.marks(kind, a)[FIRED] |= bb(b);
         let Some(target) = st.pos.board.get(b) else {
             continue;
         };
@@ -336,7 +343,7 @@ fn run(
         if kind == Kind::Pawn && last_rank && !rules.promotions().is_empty() {
             // D8: the pawn promotes at once; each choice is a separate outcome.
             for &k in rules.promotions() {
-                let mut branch = Scratch::<Cascade>::take();
+                let mut branch = Scratch::<Box<Cascade>>::take();
                 branch.copy_from(st);
                 branch.pos.transform(b, k);
                 branch.done.push((b, k));
@@ -396,7 +403,7 @@ fn each_move(
     seen: &mut IdSet,
     f: &mut impl FnMut(Move, &Position, &[kazan::Follow], &[Transformation]) -> ControlFlow<()>,
 ) -> ControlFlow<()> {
-    let mut st = Scratch::<Cascade>::take();
+    let mut st = Scratch::<Box<Cascade>>::take();
     // With the mover's units of one kind (`kazan::one_kind`), the cascade does not depend
     // on which of them moved: the opponent's relations are new or not by the boards alone.
     let one_kind = kazan::one_kind(pos).is_some();
