@@ -13,7 +13,7 @@ static ALLOCS: AtomicU64 = AtomicU64::new(0);
 
 thread_local! {
     /// Set on the thread that counts: the harness's other threads may allocate meanwhile
-    /// (an allocation of theirs once failed this test).
+    /// (a run once failed with allocations that ten runs after it never had).
     static COUNTED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
