@@ -6,10 +6,11 @@
 //! makes RANDOM_N (default 200) sparse random positions from RANDOM_SEED (default 1), each
 //! with a stipulation drawn from help, series, direct, self and reflex play, mate and
 //! stalemate, with fairy pieces (nightrider, amazon, empress, princess, and Popeye's waran
-//! and elephant, chainmate's rook- and queen-nightrider) among the units of a third of them. Popeye solves each (killed after RANDOM_LIMIT seconds,
-//! default 20: the case is skipped), then chainmate with its cuts (stopped at the same
-//! limit: skipped too), and the test fails listing every case whose solutions differ (as
-//! sets of lines and variations, `common::solution_text`). Positions where the side not
+//! and elephant, chainmate's rook- and queen-nightrider) among the units of a third of
+//! them. Popeye solves each (killed after RANDOM_LIMIT seconds, default 20: the case is
+//! skipped), then chainmate with its cuts (stopped at the same limit: skipped too), and
+//! the test fails listing every case whose solutions differ (as sets of lines and
+//! variations, `common::solution_text`). Positions where the side not
 //! to move is in check are skipped. RANDOM_CONDITION=Circe (or Madrasi, any condition
 //! both read) plays every problem under that condition; RANDOM_STIPULATIONS (a
 //! comma-separated list, e.g. `h#4,ser-h=5`) replaces the stipulations drawn from, and

@@ -140,15 +140,7 @@ fn is_mark(token: &str) -> bool {
 /// collapsed.
 pub fn twin_headers(text: &str) -> Vec<String> {
     text.lines()
-        .filter(|l| {
-            let label = l.split_whitespace().next().unwrap_or("");
-            let body = label.trim_start_matches('+');
-            !l.starts_with(char::is_whitespace)
-                && body.len() >= 2
-                && body.ends_with(')')
-                && body.starts_with(|c: char| c.is_ascii_lowercase())
-                && body[1..body.len() - 1].chars().all(|c| c.is_ascii_digit())
-        })
+        .filter(|l| twin_label(l).is_some())
         .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
         .collect()
 }
