@@ -190,6 +190,17 @@ impl Cascade {
     }
 
     /// Becomes a copy of `other`, in its own buffers (a D8 branch).
+    ///
+    /// The fired marks are copied to keep the branch a faithful copy, but no branch can
+    /// read them, which is why no test tells the copy from a branch without them: a
+    /// branch starts while pawn events fire (only a pawn defender makes a pawn), and pawn
+    /// events fire before all others, so every event fired before it is a pawn event
+    /// `(a, c, pawn)`. Pushing that event again needs the piece on `a` to become a pawn
+    /// again, so to stop being one in between. While pawn events fire, a pawn changes
+    /// kind only by promoting, which a pawn does the moment it becomes one on its last
+    /// rank; the pawn on `a` already was one and defended forward, so it stands short of
+    /// that rank. Once the pawn events are spent no new one comes: a firing makes a piece
+    /// of the defender's kind, and a promotion a piece other than a pawn.
     fn copy_from(&mut self, other: &Cascade) {
         self.reset(&other.pos);
         for (mine, theirs) in self.buckets.iter_mut().zip(&other.buckets) {

@@ -78,6 +78,19 @@ fn depth_salt(k: u32) -> u64 {
     u64::from(k / 32).wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
+/// The move filters of one node ([`Engine::moves_filter`]), built at the first move asked
+/// about. They live in the node's frame and the filter holds them by reference: held by
+/// value, the filter was copied each time it was handed on, and a `Progress` (over a
+/// kilobyte) and a `LastMoves` (half of one) were copied on their way in.
+#[derive(Default)]
+struct Filters {
+    /// Have `last` and `progress` been built (either may be `None` then)?
+    built: bool,
+    last: Option<LastMoves>,
+    progress: Option<Progress>,
+    units: Option<Option<UnitMoves>>,
+}
+
 /// The table key of help play from `pos` with `plies` left.
 fn help_key(pos: &Position, plies: u32) -> u64 {
     pos.hash ^ SALT_HELP ^ depth_salt(plies)
@@ -782,11 +795,13 @@ impl<'a> Engine<'a> {
             return self.goal_in_one(ctx, pos).is_some();
         }
         let fits = sharp();
+        let mut filters = Filters::default();
         let keep = self.moves_filter(
             pos,
             (plies == 2, fits),
             help_sides(pos, plies),
             (&spare, tight.get()),
+            &mut filters,
         );
         let found = fits != 0 && self.help_children(ctx, (pos, fits), plies, keep);
         self.remember(key, plies, found);
@@ -902,10 +917,8 @@ impl<'a> Engine<'a> {
         (last, within): (bool, Bitboard),
         sides: (Color, u32, u32),
         (spare, tight): (&'s Cell<Bitboard>, Bitboard),
+        filters: &'s mut Filters,
     ) -> impl FnMut(Move) -> bool + 's {
-        let filter = std::cell::OnceCell::<Option<LastMoves>>::new();
-        let progress = std::cell::OnceCell::<Option<Progress>>::new();
-        let units = std::cell::OnceCell::<Option<UnitMoves>>::new();
         // A stalemate's stuck pieces and hard pawns leave the winner to move no move to
         // spare (`Reach::all_can_be_immobile`): it must land on one of `tight`.
         let (loser, win, lose) = sides;
@@ -919,7 +932,7 @@ impl<'a> Engine<'a> {
             if !keeps_tight(tight, m) {
                 return false;
             }
-            let units = units.get_or_init(|| match self.goal {
+            let units = filters.units.get_or_insert_with(|| match self.goal {
                 Goal::Stalemate if within != 0 && pos.side != loser => {
                     r.units_relevant(pos, loser, (win, lose), within)
                 }
@@ -928,16 +941,17 @@ impl<'a> Engine<'a> {
             if units.as_ref().is_some_and(|u| !u.keep(pos, m)) {
                 return false;
             }
-            let last_moves = filter.get_or_init(|| match self.goal {
-                Goal::Stalemate if last => r.last_loser_moves(pos, 1),
-                _ => None,
-            });
-            let progress = progress.get_or_init(|| match spare.get() {
-                0 => None,
-                squares => r.loser_progress(pos, sides, self.goal == Goal::Mate, squares),
-            });
-            last_moves.as_ref().is_none_or(|l| l.keep(r, pos, m))
-                && progress.as_ref().is_none_or(|p| p.keep(r, pos, m))
+            if !std::mem::replace(&mut filters.built, true) {
+                if self.goal == Goal::Stalemate && last {
+                    r.last_loser_moves_into(pos, 1, &mut filters.last);
+                }
+                if spare.get() != 0 {
+                    let mate = self.goal == Goal::Mate;
+                    r.loser_progress_into(pos, sides, mate, spare.get(), &mut filters.progress);
+                }
+            }
+            filters.last.as_ref().is_none_or(|l| l.keep(r, pos, m))
+                && filters.progress.as_ref().is_none_or(|p| p.keep(r, pos, m))
         }
     }
 
@@ -1019,7 +1033,14 @@ impl<'a> Engine<'a> {
         };
         let last = k == 1 && end == SeriesEnd::Help;
         let fits = sharp();
-        let keep = self.moves_filter(pos, (last, 0), series_sides(end, pos, k), (&spare, 0));
+        let mut filters = Filters::default();
+        let keep = self.moves_filter(
+            pos,
+            (last, 0),
+            series_sides(end, pos, k),
+            (&spare, 0),
+            &mut filters,
+        );
         let found = fits != 0 && self.series_children(ctx, end, (pos, fits), k, keep);
         self.remember(key, k, found);
         found

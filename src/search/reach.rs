@@ -1863,18 +1863,34 @@ impl Reach {
     pub fn loser_progress(
         &self,
         pos: &Position,
-        (loser, win_moves, lose_moves): (Color, u32, u32),
+        sides: (Color, u32, u32),
         mate: bool,
         squares: Bitboard,
     ) -> Option<Progress> {
+        let mut out = None;
+        self.loser_progress_into(pos, sides, mate, squares, &mut out);
+        out
+    }
+
+    /// [`Self::loser_progress`], built where `out` stands (it is left `None` where that
+    /// gives `None`): a `Progress` is over a kilobyte, and returned by value it was
+    /// copied three times on its way into the node's filter.
+    pub fn loser_progress_into(
+        &self,
+        pos: &Position,
+        (loser, win_moves, lose_moves): (Color, u32, u32),
+        mate: bool,
+        squares: Bitboard,
+        out: &mut Option<Progress>,
+    ) {
         let (w, l) = (win_moves as usize, lose_moves as usize);
         let ksq = pos.king(loser);
         let others = loser_units(pos, loser);
         let others = others.as_slice();
         if w > MAX_D || l > MAX_D || l == 0 || ksq == NO_SQUARE || others.len() > HOLDERS {
-            return None;
+            return;
         }
-        let mut p = Progress {
+        let p = out.insert(Progress {
             king: ksq,
             side: loser,
             slot: [NONE; 64],
@@ -1882,7 +1898,7 @@ impl Reach {
             roomy: [0; HOLDERS],
             king_room: [0; 64],
             ends: 0,
-        };
+        });
         for (i, &(_, s)) in others.iter().enumerate() {
             p.slot[s as usize] = i as u8;
         }
@@ -1904,10 +1920,9 @@ impl Reach {
                 );
                 let n = self.around[k as usize].1;
                 let (a, b) = covers.leaves_around(k, n, (a, b), mate);
-                self.rooms_around(&mut p, others, (k, l), &covers.leaves[a..b]);
+                self.rooms_around(p, others, (k, l), &covers.leaves[a..b]);
             }
         });
-        Some(p)
     }
 
     /// The rooms of [`Progress`] for the pictures with the king on `k` (`l`: the loser's
@@ -2908,17 +2923,25 @@ impl Reach {
     /// a captured piece counted too) nor one of the loser's units: the king can no longer
     /// move, so that test rules the position out.
     pub fn last_loser_moves(&self, pos: &Position, w: u32) -> Option<LastMoves> {
+        let mut out = None;
+        self.last_loser_moves_into(pos, w, &mut out);
+        out
+    }
+
+    /// [`Self::last_loser_moves`], built where `out` stands (left `None` where that gives
+    /// `None`), as [`Self::loser_progress_into`].
+    pub fn last_loser_moves_into(&self, pos: &Position, w: u32, out: &mut Option<LastMoves>) {
         let loser = pos.side;
         let ksq = pos.king(loser);
         let wd = w as usize;
         if !self.immobile || !self.shared || pos.castling != 0 || ksq == NO_SQUARE || wd > MAX_D {
-            return None;
+            return;
         }
         let budget = w as i32;
         let pins = pinners(pos, loser.flip(), wd) as i32;
         let board = &pos.board;
         let winner = loser.flip();
-        let mut last = LastMoves {
+        let last = out.insert(LastMoves {
             king: ksq,
             single: [NO_SQUARE; 64],
             sets: [FreeSet::new(budget), FreeSet::new(budget + pins)],
@@ -2929,7 +2952,7 @@ impl Reach {
             n: 0,
             guarded: 0,
             held: board.by_color[loser.idx()] & !bb(ksq),
-        };
+        });
         last.night_pins = self.night_pins(pos, winner);
         // As `king_squares` sees the position after the move (one winner piece moving
         // when `w` is 1).
@@ -2972,7 +2995,6 @@ impl Reach {
                 }
             }
         }
-        Some(last)
     }
 
     /// Can a piece of kind `k` (`occ[d]`: squares it reaches within d moves) end on a square
