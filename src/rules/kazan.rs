@@ -132,36 +132,6 @@ fn after_leader(pos: &Position, m: Move) -> (Position, [Square; 2], Bitboard, Sq
     (child, vacated, moved, double)
 }
 
-/// The mover's pieces by kind, weakest first, when the chain starts: a piece that has not
-/// moved in the turn still stands where it stood, so `pieces & own & !moved` are the
-/// unmoved pieces of a kind at any point of the chain.
-struct Kinds {
-    len: usize,
-    groups: [(u8, Kind, Bitboard); crate::core::piece::KIND_COUNT],
-}
-
-impl Kinds {
-    fn of(pos: &Position, mover: crate::core::Color) -> Kinds {
-        let board = &pos.board;
-        let mut k = Kinds {
-            len: 0,
-            groups: [(u8::MAX, Kind::Pawn, 0); crate::core::piece::KIND_COUNT],
-        };
-        for s in Squares(board.by_color[mover.idx()]) {
-            let kind = board.kind_at(s).expect("occupied");
-            match k.groups[..k.len].iter_mut().find(|g| g.1 == kind) {
-                Some(g) => g.2 |= bb(s),
-                None => {
-                    k.groups[k.len] = (kind.info().strength, kind, bb(s));
-                    k.len += 1;
-                }
-            }
-        }
-        k.groups[..k.len].sort_unstable_by_key(|g| g.0);
-        k
-    }
-}
-
 /// The choices at one point of the chain (see [`options`]): per vacated square, the
 /// squares of the pieces that may follow onto it (two sets rather than a sorted list of
 /// pairs returned by value: BENCHMARKS.md, "a chain point's choices as two sets").
@@ -215,49 +185,36 @@ fn pawn_followers(pos: &Position, mover: crate::core::Color, v: Square, pawns: B
 /// unmoved pieces of the weakest strength that can step onto a vacated (empty) square,
 /// in square order; empty when the chain ends. Looked up from the vacated squares: a
 /// piece other than a pawn steps from `s` to `v` exactly when one of its kind on `v`
-/// could step to `s` (every walk of the table is symmetric).
-fn options(
-    pos: &Position,
-    mover: crate::core::Color,
-    vacated: [Square; 2],
-    moved: Bitboard,
-    kinds: &Kinds,
-) -> Options {
+/// could step to `s` (every walk of the table is symmetric), so the pieces that can step
+/// onto `v` are those of each movement part that part reaches from `v`
+/// ([`Board::attackers_to`] less the pawns, which follow only straight), all found at
+/// once; the weakest among them are chosen from.
+fn options(pos: &Position, mover: crate::core::Color, vacated: [Square; 2], moved: Bitboard) -> Options {
     let board = &pos.board;
     let occ = board.occupied();
     let mut out = Options {
         onto: vacated,
         from: [0; 2],
     };
-    let empty: [bool; 2] = vacated.map(|v| v != NO_SQUARE && board.is_empty(v));
-    if !empty[0] && !empty[1] {
-        return out;
-    }
-    let (groups, n) = (&kinds.groups, kinds.len);
     let own = board.by_color[mover.idx()] & !moved;
-    let mut g = 0;
-    while g < n {
-        // The kinds of one strength are chosen from together.
-        let strength = groups[g].0;
-        while g < n && groups[g].0 == strength {
-            let (_, kind, pieces) = groups[g];
-            let pieces = pieces & own;
-            for (i, &v) in vacated.iter().enumerate() {
-                if !empty[i] {
-                    continue;
-                }
-                let from = match kind {
-                    Kind::Pawn => pawn_followers(pos, mover, v, pieces),
-                    Kind::King => KING[v as usize] & pieces,
-                    _ => piece_attacks(v, mover, kind, occ) & pieces,
-                };
-                out.from[i] |= from;
-            }
-            g += 1;
+    let pawns = own & board.by_part[crate::core::board::PAWN_IDX];
+    for (i, &v) in vacated.iter().enumerate() {
+        if v != NO_SQUARE && board.is_empty(v) {
+            out.from[i] = pawn_followers(pos, mover, v, pawns)
+                | board.attackers_to(v, mover, occ) & own & !pawns;
         }
-        if !out.is_empty() {
-            return out;
-        }
+    }
+    let all = out.from[0] | out.from[1];
+    if all & pawns != 0 {
+        // Pawns are the weakest.
+        out.from = out.from.map(|f| f & pawns);
+    } else if all.count_ones() > 1 {
+        let strength = |s: Square| board.kind_at(s).expect("occupied").info().strength;
+        let weakest = Squares(all).map(strength).min().unwrap_or(u8::MAX);
+        let keep = Squares(all)
+            .filter(|&s| strength(s) == weakest)
+            .fold(0, |acc, s| acc | bb(s));
+        out.from = out.from.map(|f| f & keep);
     }
     out
 }
@@ -277,22 +234,18 @@ pub(crate) fn each_chain(
     Chains::new(pos).each(pos, rules, m, f)
 }
 
-/// What the chain walks of one position's leaders share: the mover's pieces by kind (the
-/// pieces stand where they stood for every leader: a leader's own square is empty after
-/// it and its new square is a moved piece's) and the buffers.
+/// What the chain walks of one position's leaders share: the buffers, and the one-kind
+/// walk where it applies ([`OneKind`]).
 pub(crate) struct Chains {
     bufs: Scratch<ChainBufs>,
-    kinds: Kinds,
     one_kind: Option<OneKind>,
 }
 
 impl Chains {
     pub(crate) fn new(pos: &Position) -> Chains {
-        let kinds = Kinds::of(pos, pos.side);
         Chains {
             bufs: Scratch::take(),
             one_kind: OneKind::of(pos),
-            kinds,
         }
     }
 
@@ -324,7 +277,6 @@ impl Chains {
         let mut walk = Walk {
             bufs: &mut self.bufs,
             count: 0,
-            kinds: &self.kinds,
         };
         extend(pos, rules, m, child, vacated, moved, double, &mut walk, f)
     }
@@ -535,7 +487,6 @@ impl OneWalk<'_, '_> {
 struct Walk<'a> {
     bufs: &'a mut ChainBufs,
     count: u32,
-    kinds: &'a Kinds,
 }
 
 /// The buffers of a chain enumeration: the steps so far and the chain states expanded.
@@ -572,7 +523,7 @@ fn extend(
     f: &mut impl FnMut(Move, &Position, &[Follow]) -> ControlFlow<()>,
 ) -> ControlFlow<()> {
     let mover = pos.side;
-    let opts = options(&cur, mover, vacated, moved, walk.kinds);
+    let opts = options(&cur, mover, vacated, moved);
     if opts.is_empty() {
         let mut fin = cur;
         fin.set_en_passant(double);
