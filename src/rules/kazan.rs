@@ -209,11 +209,17 @@ fn options(pos: &Position, mover: crate::core::Color, vacated: [Square; 2], move
         // Pawns are the weakest.
         out.from = out.from.map(|f| f & pawns);
     } else if all.count_ones() > 1 {
-        let strength = |s: Square| board.kind_at(s).expect("occupied").info().strength;
-        let weakest = Squares(all).map(strength).min().unwrap_or(u8::MAX);
-        let keep = Squares(all)
-            .filter(|&s| strength(s) == weakest)
-            .fold(0, |acc, s| acc | bb(s));
+        // The weakest strength met so far, and its pieces.
+        let (mut weakest, mut keep) = (u8::MAX, 0);
+        for s in Squares(all) {
+            let strength = board.kind_at(s).expect("occupied").info().strength;
+            if strength < weakest {
+                (weakest, keep) = (strength, 0);
+            }
+            if strength == weakest {
+                keep |= bb(s);
+            }
+        }
         out.from = out.from.map(|f| f & keep);
     }
     out

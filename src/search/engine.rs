@@ -335,7 +335,7 @@ impl<'a> Engine<'a> {
     /// saves: BENCHMARKS.md, "Help stalemates: free units".) Where the loser is to move,
     /// the same pass asks whether a picture fits with one loser move less; where none does,
     /// the loser has no move to spare: `spare` is set to the king squares of the pictures
-    /// that fit, for [`Reach::loser_progress`] (it stays empty otherwise). The answer: the
+    /// that fit, for [`Reach::loser_progress_into`] (it stays empty otherwise). The answer: the
     /// king squares of `squares` a final position can still have (empty: none), all of
     /// `squares` where the test does not run.
     fn final_possible(
@@ -901,9 +901,9 @@ impl<'a> Engine<'a> {
 
     /// Which moves of the side to move are worth playing: where it is to be stalemated
     /// after its move (`last`) and one move of the other side, those
-    /// [`Reach::last_loser_moves`] keeps; where it is the loser (`sides`: loser, winner's
+    /// [`Reach::last_loser_moves_into`] keeps; where it is the loser (`sides`: loser, winner's
     /// and loser's moves left) and the sharper test found it no move to spare (`spare`),
-    /// those [`Reach::loser_progress`] keeps; where it is the winner of a stalemate with
+    /// those [`Reach::loser_progress_into`] keeps; where it is the winner of a stalemate with
     /// two or more moves left and the cheap cut found it no move to spare for the loser's
     /// stuck pieces and hard pawns (`tight`, set by the cut), those landing on the tight
     /// squares and en passant, and of those, where the free-units count fails with one

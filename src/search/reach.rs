@@ -22,7 +22,7 @@
 //! move achieves little of that (one unit moved, one
 //! square filled, one unit captured), so too many free units for the moves left rule the
 //! position out. The same count, done before each of the loser's last moves is played,
-//! skips the moves that would leave too many ([`Reach::last_loser_moves`]).
+//! skips the moves that would leave too many ([`Reach::last_loser_moves_into`]).
 //!
 //! # One final position ([`Reach::final_possible`])
 //!
@@ -482,7 +482,7 @@ fn beyond_table() -> Vec<[(u8, u8); 64]> {
     t
 }
 
-/// The loser's last moves that can be followed by a stalemate ([`Reach::last_loser_moves`]).
+/// The loser's last moves that can be followed by a stalemate ([`Reach::last_loser_moves_into`]).
 pub struct LastMoves {
     king: u8,
     /// [square]: a free unit's only empty first square (`NO_SQUARE`: none or several).
@@ -630,7 +630,7 @@ impl LastMoves {
 const HOLDERS: usize = 16;
 
 /// The loser's moves worth playing where it has no move to spare
-/// ([`Reach::loser_progress`]): king moves nearer to a final square, and moves bringing a
+/// ([`Reach::loser_progress_into`]): king moves nearer to a final square, and moves bringing a
 /// unit nearer to a square it could hold in a picture, each within the moves it may take.
 pub struct Progress {
     king: u8,
@@ -1830,6 +1830,20 @@ impl Reach {
         changed.then_some(masked)
     }
 
+    /// [`Self::loser_progress_into`], returned (for the tests).
+    #[cfg(test)]
+    pub fn loser_progress(
+        &self,
+        pos: &Position,
+        sides: (Color, u32, u32),
+        mate: bool,
+        squares: Bitboard,
+    ) -> Option<Progress> {
+        let mut out = None;
+        self.loser_progress_into(pos, sides, mate, squares, &mut out);
+        out
+    }
+
     /// The filter of the loser's moves (`loser` to move; `win_moves` and `lose_moves`
     /// left, this one included) where no final picture ([`Self::final_possible`]) fits
     /// within `lose_moves - 1` of its moves, and `squares` holds the king squares of the
@@ -1860,21 +1874,10 @@ impl Reach {
     /// the moves after this one with the nearest holders of the open flights (castling,
     /// which moves a rook too, is kept). A move of no such kind leaves no picture, so no
     /// goal.
-    pub fn loser_progress(
-        &self,
-        pos: &Position,
-        sides: (Color, u32, u32),
-        mate: bool,
-        squares: Bitboard,
-    ) -> Option<Progress> {
-        let mut out = None;
-        self.loser_progress_into(pos, sides, mate, squares, &mut out);
-        out
-    }
-
-    /// [`Self::loser_progress`], built where `out` stands (it is left `None` where that
-    /// gives `None`): a `Progress` is over a kilobyte, and returned by value it was
-    /// copied three times on its way into the node's filter.
+    ///
+    /// Built where `out` stands (left `None` where the filter does not apply): a
+    /// `Progress` is over a kilobyte, and returned by value it was copied three times on
+    /// its way into the node's filter.
     pub fn loser_progress_into(
         &self,
         pos: &Position,
@@ -2907,6 +2910,14 @@ impl Reach {
         }
     }
 
+    /// [`Self::last_loser_moves_into`], returned (for the tests).
+    #[cfg(test)]
+    pub fn last_loser_moves(&self, pos: &Position, w: u32) -> Option<LastMoves> {
+        let mut out = None;
+        self.last_loser_moves_into(pos, w, &mut out);
+        out
+    }
+
     /// Stalemate, the loser to move with this one move left and the winner with `w` after
     /// it: which of the loser's moves can be followed by a stalemate? (`None` where the
     /// cuts do not apply.) After a move from `a` to `b` of a piece other than the king the
@@ -2922,14 +2933,9 @@ impl Reach {
     /// empty-board attack sets of [`Self::king_squares`], one piece moving where `w` is 1,
     /// a captured piece counted too) nor one of the loser's units: the king can no longer
     /// move, so that test rules the position out.
-    pub fn last_loser_moves(&self, pos: &Position, w: u32) -> Option<LastMoves> {
-        let mut out = None;
-        self.last_loser_moves_into(pos, w, &mut out);
-        out
-    }
-
-    /// [`Self::last_loser_moves`], built where `out` stands (left `None` where that gives
-    /// `None`), as [`Self::loser_progress_into`].
+    ///
+    /// Built where `out` stands (left `None` where the filter does not apply), as
+    /// [`Self::loser_progress_into`].
     pub fn last_loser_moves_into(&self, pos: &Position, w: u32, out: &mut Option<LastMoves>) {
         let loser = pos.side;
         let ksq = pos.king(loser);
