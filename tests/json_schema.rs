@@ -38,6 +38,7 @@ fn every_command_writes_schema_chainmate_1() {
         "tests/data/problems/twins.inp",
         "tests/data/problems/yacpdb_entry.yaml",
         "problems/kazan/01_mate1.yaml",
+        "tests/data/popeye_random/r801_90.inp",
     ] {
         let (code, out, err) = chainmate(&["solve", "-q", "--format", "json", &root(file)]);
         assert_eq!(code, 0, "{file}: {err}");
@@ -45,6 +46,18 @@ fn every_command_writes_schema_chainmate_1() {
         assert_eq!(doc["command"], "solve");
         assert!(doc["problems"][0]["twins"][0]["fen"].is_string(), "{file}");
     }
+    // A reflex try's refutation with the mate White must then give.
+    let (_, out, _) = chainmate(&[
+        "solve",
+        "-q",
+        "--format",
+        "json",
+        &root("tests/data/popeye_random/r801_90.inp"),
+    ]);
+    let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let refutation = &doc["problems"][0]["twins"][0]["tree"][0]["refutations"][0];
+    assert_eq!(refutation["text"], "Kd8-c7");
+    assert_eq!(refutation["forced"][0]["text"], "Qg8-b8 #");
     // check: one document a line.
     let (_, out, _) = chainmate(&[
         "check",

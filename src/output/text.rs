@@ -53,8 +53,17 @@ fn write_node(out: &mut String, node: &TreeNode, style: Style) {
                 "{}{}{} !",
                 " ".repeat(indent(node.ply + 1)),
                 number(node.ply + 1),
-                r.text_in(style)
+                r.mv.text_in(style)
             );
+            for f in &r.forced {
+                let _ = writeln!(
+                    out,
+                    "{}{}{} ?!?",
+                    " ".repeat(indent(node.ply + 2)),
+                    number(node.ply + 2),
+                    f.text_in(style)
+                );
+            }
         }
     }
 }

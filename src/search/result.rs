@@ -111,7 +111,20 @@ pub struct TreeNode {
     /// Continuations (defences below an attacker move, replies below a defence).
     pub children: Vec<TreeNode>,
     /// For tries: the refutations.
-    pub refutations: Vec<MoveInfo>,
+    pub refutations: Vec<Refutation>,
+}
+
+/// A refutation of a try, with what the attacker must play after it.
+#[derive(Clone, Debug, Serialize)]
+pub struct Refutation {
+    #[serde(flatten)]
+    pub mv: MoveInfo,
+    /// Reflex play with attacker moves still to come: the attacker's moves that reach the
+    /// goal at once after the refutation. The attacker must play one of them (either side
+    /// must reach the goal when it can), which ends the play the wrong way round: that is
+    /// why the refutation holds. Printed under it with `?!?`, as Popeye does.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub forced: Vec<MoveInfo>,
 }
 
 #[derive(Clone, Debug, Serialize)]

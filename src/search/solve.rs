@@ -4,7 +4,7 @@
 
 use super::engine::{Battle, Ctx, Engine, SeriesEnd};
 use super::input::{SearchInput, SearchOptions};
-use super::result::{MoveInfo, TryInfo, TwinResult};
+use super::result::{MoveInfo, Refutation, TryInfo, TwinResult};
 use super::stipulation::{Play, Stipulation};
 use super::tree;
 use super::tt::Tt;
@@ -628,6 +628,17 @@ impl BattleSolve<'_> {
         }
     }
 
+    /// The moves from `pos` that reach the goal at once, in generation order.
+    fn goal_moves(&self, pos: &Position) -> Vec<MoveInfo> {
+        let e = self.engine;
+        e.rules
+            .legal_moves(pos)
+            .iter()
+            .filter(|(_, c)| e.goal_reached(c))
+            .map(|(m, c)| MoveInfo::new(e.rules, pos, *m, c))
+            .collect()
+    }
+
     /// Every first move's refutations and, for a key, its length; root moves in parallel.
     fn analyse_roots(&self, roots: &[(Move, Position)], settings: &Settings) -> Vec<RootVerdict> {
         let (engine, battle, n) = (self.engine, self.battle, self.n);
@@ -671,21 +682,29 @@ impl BattleSolve<'_> {
         out: &mut TwinResult,
     ) {
         let e = self.engine;
-        let refutations: Vec<MoveInfo> = refs
+        let (b, pos, n) = (self.battle, self.pos, self.n);
+        let refutations: Vec<Refutation> = refs
             .iter()
             .map(|r| {
                 let c = e.rules.play(child, *r).unwrap_or_else(|| child.make(*r));
-                MoveInfo::new(e.rules, child, *r, &c)
+                let forced = if b == Battle::Reflex && n >= 2 {
+                    self.goal_moves(&c)
+                } else {
+                    vec![]
+                };
+                Refutation {
+                    mv: MoveInfo::new(e.rules, child, *r, &c),
+                    forced,
+                }
             })
             .collect();
-        let (b, pos, n) = (self.battle, self.pos, self.n);
         let mut node = tree::key_node(e, ctx, b, pos, m, child, n, self.opts, "try");
-        node.refutations = refutations.clone();
-        out.tree.push(node);
         out.tries.push(TryInfo {
             mv: MoveInfo::new(e.rules, pos, m, child),
-            refutations,
+            refutations: refutations.iter().map(|r| r.mv.clone()).collect(),
         });
+        node.refutations = refutations;
+        out.tree.push(node);
     }
 }
 
