@@ -145,6 +145,16 @@ impl Options {
         self.from[0] | self.from[1] == 0
     }
 
+    /// The only choice, where there is one: one follower, onto one of the squares.
+    fn single(&self) -> Option<(Square, Square)> {
+        let all = self.from[0] | self.from[1];
+        if all.count_ones() != 1 || self.from[0] != 0 && self.from[1] != 0 {
+            return None;
+        }
+        let i = usize::from(self.from[0] == 0);
+        Some((all.trailing_zeros() as Square, self.onto[i]))
+    }
+
     /// The choices as (follower square, target square), in that order of the pairs.
     fn each(&self) -> impl Iterator<Item = (Square, Square)> + '_ {
         // The vacated squares in ascending order (an unused one has no followers).
@@ -516,46 +526,91 @@ fn state_key(cur: &Position, vacated: [Square; 2], moved: Bitboard, double: Squa
     h ^ ((double as u64) << 16).wrapping_mul(0xBF58_476D_1CE4_E5B9)
 }
 
+/// Walks the chains from the chain point `cur` (the board after the steps so far, the
+/// squares just vacated, the pieces that have moved, the last two-step's square): calls
+/// `f` at each chain's end. A point with one choice (one follower, not promoting) is
+/// stepped in place, without a copy of the position; a point with more branches
+/// ([`branch`]).
 #[allow(clippy::too_many_arguments)]
 fn extend(
     pos: &Position,
     rules: &Rules,
     m: Move,
-    cur: Position,
-    vacated: [Square; 2],
-    moved: Bitboard,
-    double: Square,
+    mut cur: Position,
+    mut vacated: [Square; 2],
+    mut moved: Bitboard,
+    mut double: Square,
     walk: &mut Walk<'_>,
     f: &mut impl FnMut(Move, &Position, &[Follow]) -> ControlFlow<()>,
 ) -> ControlFlow<()> {
     let mover = pos.side;
-    let opts = options(&cur, mover, vacated, moved);
-    if opts.is_empty() {
-        let mut fin = cur;
-        fin.set_en_passant(double);
-        let chain = walk.count;
-        walk.count += 1;
-        return f(Move { chain, ..m }, &fin, &walk.bufs.steps);
+    let depth = walk.bufs.steps.len();
+    let flow = loop {
+        let opts = options(&cur, mover, vacated, moved);
+        if opts.is_empty() {
+            cur.set_en_passant(double);
+            let chain = walk.count;
+            walk.count += 1;
+            break f(Move { chain, ..m }, &cur, &walk.bufs.steps);
+        }
+        // A state recurs only after two followers or more: the leader's state is the walk's
+        // first, and after one follower the follower's empty square tells the choices apart
+        // (a promotion choice, the new piece).
+        if walk.bufs.steps.len() >= 2
+            && !walk.bufs.seen.insert(state_key(&cur, vacated, moved, double))
+        {
+            break ControlFlow::Continue(());
+        }
+        match opts.single() {
+            Some((s, v)) if !promotes(&cur, mover, s, v) => {
+                double = next_double(&cur, s, v, double);
+                cur.step(s, v, None);
+                walk.bufs.steps.push((s, v, None));
+                (vacated, moved) = ([s, NO_SQUARE], (moved & !bb(s)) | bb(v));
+            }
+            _ => break branch(pos, rules, m, &cur, &opts, (moved, double), walk, f),
+        }
+    };
+    walk.bufs.steps.truncate(depth);
+    flow
+}
+
+/// Does the follower on `s` promote by stepping to `v`?
+fn promotes(cur: &Position, mover: crate::core::Color, s: Square, v: Square) -> bool {
+    cur.board.kind_at(s) == Some(Kind::Pawn) && mover.relative_rank(v) == 7
+}
+
+/// The last two-step's square after the follower on `s` steps to `v`.
+fn next_double(cur: &Position, s: Square, v: Square, double: Square) -> Square {
+    let two_step = cur.board.kind_at(s) == Some(Kind::Pawn) && (v as i8 - s as i8).abs() == 16;
+    if two_step {
+        ((s as i8 + v as i8) / 2) as Square
+    } else {
+        double
     }
-    // A state recurs only after two followers or more: the leader's state is the walk's
-    // first, and after one follower the follower's empty square tells the choices apart
-    // (a promotion choice, the new piece).
-    if walk.bufs.steps.len() >= 2 && !walk.bufs.seen.insert(state_key(&cur, vacated, moved, double)) {
-        return ControlFlow::Continue(());
-    }
+}
+
+/// [`extend`] at a chain point with several choices: each (follower, square, promotion)
+/// in turn, on a copy of the position.
+#[allow(clippy::too_many_arguments)]
+fn branch(
+    pos: &Position,
+    rules: &Rules,
+    m: Move,
+    cur: &Position,
+    opts: &Options,
+    (moved, double): (Bitboard, Square),
+    walk: &mut Walk<'_>,
+    f: &mut impl FnMut(Move, &Position, &[Follow]) -> ControlFlow<()>,
+) -> ControlFlow<()> {
+    let mover = pos.side;
     for (s, v) in opts.each() {
-        let kind = cur.board.kind_at(s).expect("occupied");
-        let two_step = kind == Kind::Pawn && (v as i8 - s as i8).abs() == 16;
-        let next_double = if two_step {
-            ((s as i8 + v as i8) / 2) as Square
-        } else {
-            double
-        };
-        let promotes = kind == Kind::Pawn && mover.relative_rank(v) == 7;
+        let next_double = next_double(cur, s, v, double);
+        let promotes = promotes(cur, mover, s, v);
         let choices = if promotes { rules.promotions().len() } else { 1 };
         for i in 0..choices {
             let promo = promotes.then(|| rules.promotions()[i]);
-            let mut next = cur;
+            let mut next = *cur;
             next.step(s, v, promo);
             walk.bufs.steps.push((s, v, promo));
             extend(
