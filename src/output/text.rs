@@ -48,24 +48,23 @@ fn write_node(out: &mut String, node: &TreeNode, style: Style) {
     if !node.refutations.is_empty() {
         out.push_str("    but\n");
         for r in &node.refutations {
-            let _ = writeln!(
-                out,
-                "{}{}{} !",
-                " ".repeat(indent(node.ply + 1)),
-                number(node.ply + 1),
-                r.mv.text_in(style)
-            );
+            write_marked(out, node.ply + 1, r.mv.text_in(style), "!");
             for f in &r.forced {
-                let _ = writeln!(
-                    out,
-                    "{}{}{} ?!?",
-                    " ".repeat(indent(node.ply + 2)),
-                    number(node.ply + 2),
-                    f.text_in(style)
-                );
+                write_marked(out, node.ply + 2, f.text_in(style), "?!?");
             }
         }
     }
+}
+
+/// A move on a line of its own at `ply`, with its mark (a refutation's `!`, a forced
+/// move's `?!?`).
+fn write_marked(out: &mut String, ply: u32, text: &str, mark: &str) {
+    let _ = writeln!(
+        out,
+        "{}{}{text} {mark}",
+        " ".repeat(indent(ply)),
+        number(ply)
+    );
 }
 
 fn write_line(
