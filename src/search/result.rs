@@ -1,5 +1,6 @@
 //! Solving results: plain data, printed by `output` as text, JSON or YAML.
 
+use super::stipulation::Goal;
 use crate::core::square_name;
 use crate::moves::{Effect, Effects, Move};
 use crate::output::notation::{Style, effects_text, suffix};
@@ -58,6 +59,25 @@ impl MoveInfo {
         }
         if let Some(t) = self.short.strip_suffix('=') {
             self.short = t.to_string();
+        }
+    }
+
+    /// Keeps the move's goal sign only where it names `goal` (see `solve::goal_signs`): a
+    /// mate in a stalemate stipulation becomes a check, a stalemate in a mate stipulation
+    /// loses its sign.
+    pub fn sign_goal(&mut self, goal: Goal) {
+        let (other, check) = match goal {
+            Goal::Mate => ('=', ""),
+            Goal::Stalemate => ('#', "+"),
+        };
+        for (text, sep) in [(&mut self.text, " "), (&mut self.short, "")] {
+            if text.ends_with(other) {
+                text.truncate(text.len() - 1 - sep.len());
+                if !check.is_empty() {
+                    text.push_str(sep);
+                    text.push_str(check);
+                }
+            }
         }
     }
 
@@ -175,4 +195,57 @@ pub struct TwinResult {
     /// order; empty without the option.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub move_numbers: Vec<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::position::Position;
+    use crate::rules::Rules;
+
+    /// The move of `fen` from `from` to `to`, as written.
+    fn info(fen: &str, from: &str, to: &str) -> MoveInfo {
+        let pos = Position::from_fen(fen).unwrap();
+        let rules = Rules::default();
+        let (m, child) = rules
+            .legal_moves(&pos)
+            .into_iter()
+            .find(|(m, _)| square_name(m.from) == from && square_name(m.to) == to)
+            .expect("the move");
+        MoveInfo::new(&rules, &pos, m, &child)
+    }
+
+    #[test]
+    fn a_sign_names_the_stipulation_goal_only() {
+        // A back-rank mate, and a promotion that mates.
+        let mut mate = info("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "a1", "a8");
+        assert_eq!(
+            (mate.text.as_str(), mate.short.as_str()),
+            ("Ra1-a8 #", "Ra8#")
+        );
+        mate.sign_goal(Goal::Mate);
+        assert_eq!(
+            (mate.text.as_str(), mate.short.as_str()),
+            ("Ra1-a8 #", "Ra8#")
+        );
+        mate.sign_goal(Goal::Stalemate);
+        assert_eq!(
+            (mate.text.as_str(), mate.short.as_str()),
+            ("Ra1-a8 +", "Ra8+")
+        );
+        let mut promo = info("6k1/P4ppp/8/8/8/8/8/6K1 w - - 0 1", "a7", "a8");
+        promo.sign_goal(Goal::Stalemate);
+        assert!(
+            promo.text.ends_with("=Q +") && promo.short.ends_with("=Q+"),
+            "{promo:?}"
+        );
+        // A stalemate.
+        let mut stale = info("k7/8/2K5/8/8/8/8/1Q6 w - - 0 1", "b1", "b6");
+        let texts = |s: &MoveInfo| (s.text.clone(), s.short.clone());
+        assert_eq!(texts(&stale), ("Qb1-b6 =".into(), "Qb6=".into()));
+        stale.sign_goal(Goal::Stalemate);
+        assert_eq!(texts(&stale), ("Qb1-b6 =".into(), "Qb6=".into()));
+        stale.sign_goal(Goal::Mate);
+        assert_eq!(texts(&stale), ("Qb1-b6".into(), "Qb6".into()));
+    }
 }

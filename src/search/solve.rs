@@ -4,8 +4,8 @@
 
 use super::engine::{Battle, Ctx, Engine, SeriesEnd};
 use super::input::{SearchInput, SearchOptions};
-use super::result::{MoveInfo, Refutation, TryInfo, TwinResult};
-use super::stipulation::{Play, Stipulation};
+use super::result::{MoveInfo, Refutation, TreeNode, TryInfo, TwinResult};
+use super::stipulation::{Goal, Play, Stipulation};
 use super::tree;
 use super::tt::Tt;
 use crate::core::Color;
@@ -182,14 +182,48 @@ fn search_stipulation(
     settings: &Settings,
     out: &mut TwinResult,
 ) {
+    let battle = match stip.play {
+        Play::Direct => Some(Battle::Direct),
+        Play::Self_ => Some(Battle::Self_),
+        Play::Reflex => Some(Battle::Reflex),
+        _ => None,
+    };
+    if let Some(battle) = battle {
+        solve_battle(engine, battle, pos, stip, settings, out);
+        goal_signs(out, stip.goal);
+        return;
+    }
     match stip.play {
-        Play::Direct => solve_battle(engine, Battle::Direct, pos, stip, settings, out),
-        Play::Self_ => solve_battle(engine, Battle::Self_, pos, stip, settings, out),
-        Play::Reflex => solve_battle(engine, Battle::Reflex, pos, stip, settings, out),
+        Play::Direct | Play::Self_ | Play::Reflex => {}
         Play::Help => solve_help(engine, pos, stip, settings, out),
         Play::Series | Play::SeriesHelp | Play::SeriesSelf => {
             solve_series(engine, pos, stip, settings, out)
         }
+    }
+}
+
+/// Battle play: a move's sign names the stipulation's goal only (as Popeye writes it: the
+/// goal's sign where the goal is reached, else `+` for a check). A move that mates in a
+/// stalemate stipulation (a defence mating the attacker in an r=, s= or = problem) is
+/// written as a check, and one that stalemates in a mate stipulation gets no sign. (Help
+/// and series lines end at their goal and mate or stalemate nowhere before it.)
+fn goal_signs(out: &mut TwinResult, goal: Goal) {
+    fn node(n: &mut TreeNode, goal: Goal) {
+        n.mv.sign_goal(goal);
+        for c in n.threats.iter_mut().chain(n.children.iter_mut()) {
+            node(c, goal);
+        }
+        for r in &mut n.refutations {
+            r.mv.sign_goal(goal);
+            r.forced.iter_mut().for_each(|f| f.sign_goal(goal));
+        }
+    }
+    for n in out.tree.iter_mut().chain(out.set_play.iter_mut()) {
+        node(n, goal);
+    }
+    for t in &mut out.tries {
+        t.mv.sign_goal(goal);
+        t.refutations.iter_mut().for_each(|r| r.sign_goal(goal));
     }
 }
 
