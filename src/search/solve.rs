@@ -182,19 +182,10 @@ fn search_stipulation(
     settings: &Settings,
     out: &mut TwinResult,
 ) {
-    let battle = match stip.play {
-        Play::Direct => Some(Battle::Direct),
-        Play::Self_ => Some(Battle::Self_),
-        Play::Reflex => Some(Battle::Reflex),
-        _ => None,
-    };
-    if let Some(battle) = battle {
-        solve_battle(engine, battle, pos, stip, settings, out);
-        goal_signs(out, stip.goal);
-        return;
-    }
     match stip.play {
-        Play::Direct | Play::Self_ | Play::Reflex => {}
+        Play::Direct => solve_battle(engine, Battle::Direct, pos, stip, settings, out),
+        Play::Self_ => solve_battle(engine, Battle::Self_, pos, stip, settings, out),
+        Play::Reflex => solve_battle(engine, Battle::Reflex, pos, stip, settings, out),
         Play::Help => solve_help(engine, pos, stip, settings, out),
         Play::Series | Play::SeriesHelp | Play::SeriesSelf => {
             solve_series(engine, pos, stip, settings, out)
@@ -589,8 +580,22 @@ struct BattleSolve<'a> {
 }
 
 /// Battle play (direct, self, reflex): the keys and tries with their trees, set play, and
-/// the shortest key length when it is shorter than the stipulation's.
+/// the shortest key length when it is shorter than the stipulation's; each move's sign as
+/// Popeye writes it ([`goal_signs`]).
 fn solve_battle(
+    engine: &Engine,
+    battle: Battle,
+    pos: &Position,
+    stip: Stipulation,
+    settings: &Settings,
+    out: &mut TwinResult,
+) {
+    battle_trees(engine, battle, pos, stip, settings, out);
+    goal_signs(out, stip.goal);
+}
+
+/// [`solve_battle`] before the signs.
+fn battle_trees(
     engine: &Engine,
     battle: Battle,
     pos: &Position,
