@@ -590,19 +590,6 @@ fn solve_battle(
     settings: &Settings,
     out: &mut TwinResult,
 ) {
-    battle_trees(engine, battle, pos, stip, settings, out);
-    goal_signs(out, stip.goal);
-}
-
-/// [`solve_battle`] before the signs.
-fn battle_trees(
-    engine: &Engine,
-    battle: Battle,
-    pos: &Position,
-    stip: Stipulation,
-    settings: &Settings,
-    out: &mut TwinResult,
-) {
     let b = BattleSolve {
         engine,
         battle,
@@ -613,39 +600,10 @@ fn battle_trees(
     let roots = engine.rules.legal_moves(pos);
     if battle == Battle::Reflex && engine.goal_in_one(&mut Ctx::new(), pos).is_some() {
         b.reflex_forced_tries(&roots, out);
-        return;
+    } else {
+        b.keys_and_tries(&roots, settings, out);
     }
-    let verdicts = b.analyse_roots(&roots, settings);
-    let mut ctx = Ctx::new();
-    let mut shortest = b.n;
-    for ((m, child), v) in roots.iter().zip(verdicts) {
-        // MaxSolutions: Popeye stops solving at the Nth key and calls the solution partial.
-        if max_keys_found(b.opts, out) {
-            out.partial = true;
-            break;
-        }
-        // A move that fails without a defence to name is neither key nor try.
-        let (true, Some(refs)) = (v.decided, v.refutations) else {
-            continue;
-        };
-        if refs.is_empty() {
-            // Each key is shown at its own (shortest) length.
-            shortest = shortest.min(v.len);
-            b.push_key(&mut ctx, *m, child, v.len, out);
-        } else if b.opts.tries && refs.len() <= b.opts.defence as usize {
-            b.push_try(&mut ctx, *m, child, &refs, out);
-        }
-    }
-    if max_keys_found(b.opts, out) {
-        out.partial = true;
-    }
-    if b.opts.set_play && passed_position(engine, pos, out).is_some() {
-        out.set_play = tree::set_play(engine, &mut ctx, battle, pos, b.n, b.opts);
-    }
-    if battle == Battle::Direct && !out.keys.is_empty() && shortest < b.n {
-        out.shorter = Some(shortest);
-    }
-    engine.flush(&mut ctx);
+    goal_signs(out, stip.goal);
 }
 
 /// `MaxSolutions N` and N keys found already.
@@ -655,6 +613,49 @@ fn max_keys_found(opts: &SearchOptions, out: &TwinResult) -> bool {
 }
 
 impl BattleSolve<'_> {
+    /// The keys and tries among the first moves `roots`, with their trees, set play and
+    /// the shortest key length.
+    fn keys_and_tries(
+        &self,
+        roots: &[(Move, Position)],
+        settings: &Settings,
+        out: &mut TwinResult,
+    ) {
+        let (b, engine, battle, pos) = (self, self.engine, self.battle, self.pos);
+        let verdicts = b.analyse_roots(roots, settings);
+        let mut ctx = Ctx::new();
+        let mut shortest = b.n;
+        for ((m, child), v) in roots.iter().zip(verdicts) {
+            // MaxSolutions: Popeye stops solving at the Nth key and calls the solution
+            // partial.
+            if max_keys_found(b.opts, out) {
+                out.partial = true;
+                break;
+            }
+            // A move that fails without a defence to name is neither key nor try.
+            let (true, Some(refs)) = (v.decided, v.refutations) else {
+                continue;
+            };
+            if refs.is_empty() {
+                // Each key is shown at its own (shortest) length.
+                shortest = shortest.min(v.len);
+                b.push_key(&mut ctx, *m, child, v.len, out);
+            } else if b.opts.tries && refs.len() <= b.opts.defence as usize {
+                b.push_try(&mut ctx, *m, child, &refs, out);
+            }
+        }
+        if max_keys_found(b.opts, out) {
+            out.partial = true;
+        }
+        if b.opts.set_play && passed_position(engine, pos, out).is_some() {
+            out.set_play = tree::set_play(engine, &mut ctx, battle, pos, b.n, b.opts);
+        }
+        if battle == Battle::Direct && !out.keys.is_empty() && shortest < b.n {
+            out.shorter = Some(shortest);
+        }
+        engine.flush(&mut ctx);
+    }
+
     /// Reflex play where White must reach the goal at once: every such move is printed as
     /// a failed try.
     fn reflex_forced_tries(&self, roots: &[(Move, Position)], out: &mut TwinResult) {
