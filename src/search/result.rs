@@ -64,18 +64,16 @@ impl MoveInfo {
 
     /// Keeps the move's goal sign only where it names `goal` (see `solve::goal_signs`): a
     /// mate in a stalemate stipulation becomes a check, a stalemate in a mate stipulation
-    /// loses its sign.
+    /// loses its sign ([`Self::unmark_stalemate`]).
     pub fn sign_goal(&mut self, goal: Goal) {
-        let (other, check) = match goal {
-            Goal::Mate => ('=', ""),
-            Goal::Stalemate => ('#', "+"),
-        };
-        for (text, sep) in [(&mut self.text, " "), (&mut self.short, "")] {
-            if text.ends_with(other) {
-                text.truncate(text.len() - 1 - sep.len());
-                if !check.is_empty() {
-                    text.push_str(sep);
-                    text.push_str(check);
+        match goal {
+            Goal::Mate => self.unmark_stalemate(),
+            Goal::Stalemate => {
+                if let Some(t) = self.text.strip_suffix(" #") {
+                    self.text = format!("{t} +");
+                }
+                if let Some(t) = self.short.strip_suffix('#') {
+                    self.short = format!("{t}+");
                 }
             }
         }
