@@ -23,7 +23,7 @@ pub(super) fn perft_cmd(a: &PerftArgs) -> Result<(), Failure> {
             total += n;
             let mut text = effects_text(&rules, &pos, &effects, Style::Long);
             if signs {
-                text.push_str(suffix(&rules, &child, Style::Long));
+                text.push_str(suffix(&rules, &child, Style::Long, None));
             }
             divide.push(PerftMove {
                 r#move: text,

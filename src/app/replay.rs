@@ -76,7 +76,7 @@ fn game_line(
         }
         let text = effects_text(rules, pos, &read.effects, Style::Long);
         return Ok(GameLine::Move(
-            format!("{text}{}", suffix(rules, &read.child, Style::Long)),
+            format!("{text}{}", suffix(rules, &read.child, Style::Long, None)),
             String::new(),
         ));
     }

@@ -6,6 +6,7 @@ use crate::core::{Color, Kind, Piece, Square, square_name};
 use crate::moves::{Effect, Effects, Layout, Move, Step};
 use crate::position::Position;
 use crate::rules::Rules;
+use crate::search::stipulation::Goal;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Style {
@@ -242,24 +243,30 @@ fn disambiguation(rules: &Rules, pos: &Position, st: &Step) -> String {
 }
 
 /// The suffix of a move: check, mate or stalemate of the side now to move in `child`.
-pub fn suffix(rules: &Rules, child: &Position, style: Style) -> &'static str {
+///
+/// With a stipulation's `goal`, a goal's sign is written only where that goal is reached,
+/// as Popeye writes it: a mate in a stalemate stipulation (a defence mating the attacker
+/// in an r=, s= or = problem) is written as a check, and a stalemate in a mate stipulation
+/// gets no sign. Without one (perft, replay) the position alone decides.
+pub fn suffix(rules: &Rules, child: &Position, style: Style, goal: Option<Goal>) -> &'static str {
     let check = rules.in_check(child);
     let any = rules.has_legal_move(child);
-    match (style, check, any) {
-        (Style::Long, true, false) => " #",
-        (Style::Long, true, true) => " +",
-        (Style::Long, false, false) => " =",
-        (Style::Short, true, false) => "#",
-        (Style::Short, true, true) => "+",
-        (Style::Short, false, false) => "=",
-        (_, false, true) => "",
+    let (long, short) = match (check, any) {
+        (true, false) if goal != Some(Goal::Stalemate) => (" #", "#"),
+        (true, _) => (" +", "+"),
+        (false, false) if goal != Some(Goal::Mate) => (" =", "="),
+        (false, _) => ("", ""),
+    };
+    match style {
+        Style::Long => long,
+        Style::Short => short,
     }
 }
 
 /// Full move text: body plus suffix.
 pub fn move_text(rules: &Rules, pos: &Position, m: Move, child: &Position, style: Style) -> String {
     let mut s = move_body(rules, pos, m, style);
-    s.push_str(suffix(rules, child, style));
+    s.push_str(suffix(rules, child, style, None));
     s
 }
 

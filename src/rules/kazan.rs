@@ -561,9 +561,10 @@ fn extend(
         {
             break ControlFlow::Continue(());
         }
-        match opts.single() {
-            Some((s, v)) if !promotes(&cur, mover, s, v) => {
-                double = next_double(&cur, s, v, double);
+        let single = opts.single().map(|sv| (sv, follower_step(&cur, mover, sv, double)));
+        match single {
+            Some(((s, v), (false, next_double))) => {
+                double = next_double;
                 cur.step(s, v, None);
                 walk.bufs.steps.push((s, v, None));
                 (vacated, moved) = ([s, NO_SQUARE], (moved & !bb(s)) | bb(v));
@@ -575,18 +576,21 @@ fn extend(
     flow
 }
 
-/// Does the follower on `s` promote by stepping to `v`?
-fn promotes(cur: &Position, mover: crate::core::Color, s: Square, v: Square) -> bool {
-    cur.board.kind_at(s) == Some(Kind::Pawn) && mover.relative_rank(v) == 7
-}
-
-/// The last two-step's square after the follower on `s` steps to `v`.
-fn next_double(cur: &Position, s: Square, v: Square, double: Square) -> Square {
-    let two_step = cur.board.kind_at(s) == Some(Kind::Pawn) && (v as i8 - s as i8).abs() == 16;
-    if two_step {
-        ((s as i8 + v as i8) / 2) as Square
+/// The follower on `s` stepping to `v`: does it promote, and the last two-step's square
+/// after it (its kind read once).
+fn follower_step(
+    cur: &Position,
+    mover: crate::core::Color,
+    (s, v): (Square, Square),
+    double: Square,
+) -> (bool, Square) {
+    if cur.board.kind_at(s) != Some(Kind::Pawn) {
+        return (false, double);
+    }
+    if (v as i8 - s as i8).abs() == 16 {
+        (false, ((s as i8 + v as i8) / 2) as Square)
     } else {
-        double
+        (mover.relative_rank(v) == 7, double)
     }
 }
 
@@ -605,8 +609,7 @@ fn branch(
 ) -> ControlFlow<()> {
     let mover = pos.side;
     for (s, v) in opts.each() {
-        let next_double = next_double(cur, s, v, double);
-        let promotes = promotes(cur, mover, s, v);
+        let (promotes, next_double) = follower_step(cur, mover, (s, v), double);
         let choices = if promotes { rules.promotions().len() } else { 1 };
         for i in 0..choices {
             let promo = promotes.then(|| rules.promotions()[i]);

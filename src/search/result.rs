@@ -26,7 +26,9 @@ pub struct MoveInfo {
 }
 
 impl MoveInfo {
-    pub fn new(rules: &Rules, pos: &Position, m: Move, child: &Position) -> MoveInfo {
+    /// Move `m` from `pos` (leading to `child`) in a problem whose goal is `goal`: its
+    /// sign names that goal only ([`suffix`]).
+    pub fn new(rules: &Rules, goal: Goal, pos: &Position, m: Move, child: &Position) -> MoveInfo {
         let rules = &rules.without_stop();
         let effects = rules.effects(pos, m).map(|(_, e)| e);
         let text = |style| {
@@ -34,7 +36,7 @@ impl MoveInfo {
                 Some(e) => effects_text(rules, pos, e, style),
                 None => "[?]".into(),
             };
-            format!("{body}{}", suffix(rules, child, style))
+            format!("{body}{}", suffix(rules, child, style, Some(goal)))
         };
         MoveInfo {
             from: square_name(m.from),
@@ -59,23 +61,6 @@ impl MoveInfo {
         }
         if let Some(t) = self.short.strip_suffix('=') {
             self.short = t.to_string();
-        }
-    }
-
-    /// Keeps the move's goal sign only where it names `goal` (see `solve::goal_signs`): a
-    /// mate in a stalemate stipulation becomes a check, a stalemate in a mate stipulation
-    /// loses its sign ([`Self::unmark_stalemate`]).
-    pub fn sign_goal(&mut self, goal: Goal) {
-        match goal {
-            Goal::Mate => self.unmark_stalemate(),
-            Goal::Stalemate => {
-                if let Some(t) = self.text.strip_suffix(" #") {
-                    self.text = format!("{t} +");
-                }
-                if let Some(t) = self.short.strip_suffix('#') {
-                    self.short = format!("{t}+");
-                }
-            }
         }
     }
 
@@ -130,6 +115,21 @@ pub struct TreeNode {
     pub children: Vec<TreeNode>,
     /// For tries: the refutations.
     pub refutations: Vec<Refutation>,
+}
+
+impl TreeNode {
+    /// Move `mv` at `ply`, without continuations.
+    pub fn bare(mv: MoveInfo, ply: u32) -> TreeNode {
+        TreeNode {
+            ply,
+            mv,
+            mark: String::new(),
+            threats: vec![],
+            zugzwang: false,
+            children: vec![],
+            refutations: vec![],
+        }
+    }
 }
 
 /// A refutation of a try, with what the attacker must play after it.
@@ -201,8 +201,9 @@ mod tests {
     use crate::position::Position;
     use crate::rules::Rules;
 
-    /// The move of `fen` from `from` to `to`, as written.
-    fn info(fen: &str, from: &str, to: &str) -> MoveInfo {
+    /// The move of `fen` from `from` to `to`, as written in a problem whose goal is
+    /// `goal`: long and short texts.
+    fn info(fen: &str, from: &str, to: &str, goal: Goal) -> (String, String) {
         let pos = Position::from_fen(fen).unwrap();
         let rules = Rules::default();
         let (m, child) = rules
@@ -210,40 +211,46 @@ mod tests {
             .into_iter()
             .find(|(m, _)| square_name(m.from) == from && square_name(m.to) == to)
             .expect("the move");
-        MoveInfo::new(&rules, &pos, m, &child)
+        let i = MoveInfo::new(&rules, goal, &pos, m, &child);
+        (i.text, i.short)
+    }
+
+    fn pair(long: &str, short: &str) -> (String, String) {
+        (long.into(), short.into())
     }
 
     #[test]
     fn a_sign_names_the_stipulation_goal_only() {
-        // A back-rank mate, and a promotion that mates.
-        let mut mate = info("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "a1", "a8");
+        // A back-rank mate: its sign in a mate stipulation, a check in a stalemate one.
+        let mate = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1";
+        assert_eq!(info(mate, "a1", "a8", Goal::Mate), pair("Ra1-a8 #", "Ra8#"));
         assert_eq!(
-            (mate.text.as_str(), mate.short.as_str()),
-            ("Ra1-a8 #", "Ra8#")
+            info(mate, "a1", "a8", Goal::Stalemate),
+            pair("Ra1-a8 +", "Ra8+")
         );
-        mate.sign_goal(Goal::Mate);
-        assert_eq!(
-            (mate.text.as_str(), mate.short.as_str()),
-            ("Ra1-a8 #", "Ra8#")
-        );
-        mate.sign_goal(Goal::Stalemate);
-        assert_eq!(
-            (mate.text.as_str(), mate.short.as_str()),
-            ("Ra1-a8 +", "Ra8+")
-        );
-        let mut promo = info("6k1/P4ppp/8/8/8/8/8/6K1 w - - 0 1", "a7", "a8");
-        promo.sign_goal(Goal::Stalemate);
+        // A promotion that mates.
+        let promo = "6k1/P4ppp/8/8/8/8/8/6K1 w - - 0 1";
+        let (long, short) = info(promo, "a7", "a8", Goal::Stalemate);
         assert!(
-            promo.text.ends_with("=Q +") && promo.short.ends_with("=Q+"),
-            "{promo:?}"
+            long.ends_with("=Q +") && short.ends_with("=Q+"),
+            "{long} {short}"
         );
-        // A stalemate.
-        let mut stale = info("k7/8/2K5/8/8/8/8/1Q6 w - - 0 1", "b1", "b6");
-        let texts = |s: &MoveInfo| (s.text.clone(), s.short.clone());
-        assert_eq!(texts(&stale), ("Qb1-b6 =".into(), "Qb6=".into()));
-        stale.sign_goal(Goal::Stalemate);
-        assert_eq!(texts(&stale), ("Qb1-b6 =".into(), "Qb6=".into()));
-        stale.sign_goal(Goal::Mate);
-        assert_eq!(texts(&stale), ("Qb1-b6".into(), "Qb6".into()));
+        let (long, short) = info(promo, "a7", "a8", Goal::Mate);
+        assert!(
+            long.ends_with("=Q #") && short.ends_with("=Q#"),
+            "{long} {short}"
+        );
+        // A stalemate: its sign in a stalemate stipulation, none in a mate one.
+        let stale = "k7/8/2K5/8/8/8/8/1Q6 w - - 0 1";
+        assert_eq!(
+            info(stale, "b1", "b6", Goal::Stalemate),
+            pair("Qb1-b6 =", "Qb6=")
+        );
+        assert_eq!(info(stale, "b1", "b6", Goal::Mate), pair("Qb1-b6", "Qb6"));
+        // A plain check keeps its sign under both goals.
+        let check = "4k3/8/8/8/8/8/8/R3K3 w - - 0 1";
+        for goal in [Goal::Mate, Goal::Stalemate] {
+            assert_eq!(info(check, "a1", "a8", goal), pair("Ra1-a8 +", "Ra8+"));
+        }
     }
 }

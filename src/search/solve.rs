@@ -5,7 +5,7 @@
 use super::engine::{Battle, Ctx, Engine, SeriesEnd};
 use super::input::{SearchInput, SearchOptions};
 use super::result::{MoveInfo, Refutation, TreeNode, TryInfo, TwinResult};
-use super::stipulation::{Goal, Play, Stipulation};
+use super::stipulation::{Play, Stipulation};
 use super::tree;
 use super::tt::Tt;
 use crate::core::Color;
@@ -193,31 +193,6 @@ fn search_stipulation(
     }
 }
 
-/// Battle play: a move's sign names the stipulation's goal only (as Popeye writes it: the
-/// goal's sign where the goal is reached, else `+` for a check). A move that mates in a
-/// stalemate stipulation (a defence mating the attacker in an r=, s= or = problem) is
-/// written as a check, and one that stalemates in a mate stipulation gets no sign. (Help
-/// and series lines end at their goal and mate or stalemate nowhere before it.)
-fn goal_signs(out: &mut TwinResult, goal: Goal) {
-    fn node(n: &mut TreeNode, goal: Goal) {
-        n.mv.sign_goal(goal);
-        for c in n.threats.iter_mut().chain(n.children.iter_mut()) {
-            node(c, goal);
-        }
-        for r in &mut n.refutations {
-            r.mv.sign_goal(goal);
-            r.forced.iter_mut().for_each(|f| f.sign_goal(goal));
-        }
-    }
-    for n in out.tree.iter_mut().chain(out.set_play.iter_mut()) {
-        node(n, goal);
-    }
-    for t in &mut out.tries {
-        t.mv.sign_goal(goal);
-        t.refutations.iter_mut().for_each(|r| r.sign_goal(goal));
-    }
-}
-
 fn report(settings: &Settings, done: &AtomicU64, total: usize) {
     let d = done.fetch_add(1, Ordering::Relaxed) + 1;
     if let Some(p) = &settings.progress {
@@ -326,7 +301,10 @@ pub fn help_lines(
     let roots = engine.rules.legal_moves(pos);
     let per_root = by_root(engine, &roots, settings, |ctx, m, child| {
         let lines = help_split(engine, ctx, child, plies - 1, SPLIT_LEVELS);
-        prepend(MoveInfo::new(engine.rules, pos, m, child), lines)
+        prepend(
+            MoveInfo::new(engine.rules, engine.goal, pos, m, child),
+            lines,
+        )
     });
     per_root.into_iter().flatten().collect()
 }
@@ -359,7 +337,10 @@ fn split_moves(
             if lines.is_empty() {
                 return lines;
             }
-            prepend(MoveInfo::new(engine.rules, pos, *m, child), lines)
+            prepend(
+                MoveInfo::new(engine.rules, engine.goal, pos, *m, child),
+                lines,
+            )
         })
         .collect();
     per_move.into_iter().flatten().collect()
@@ -406,7 +387,7 @@ fn help_enum(
     }
     for (m, child) in engine.rules.legal_moves(pos) {
         if engine.help(ctx, &child, plies - 1) {
-            prefix.push(MoveInfo::new(engine.rules, pos, m, &child));
+            prefix.push(MoveInfo::new(engine.rules, engine.goal, pos, m, &child));
             help_enum(engine, ctx, &child, plies - 1, prefix, out);
             prefix.pop();
         }
@@ -462,7 +443,10 @@ fn series_lines(
     let roots = engine.rules.legal_moves(pos);
     let per_root = by_root(engine, &roots, settings, |ctx, m, child| {
         let lines = series_split(engine, ctx, end, child, k, SPLIT_LEVELS);
-        prepend(MoveInfo::new(engine.rules, pos, m, child), lines)
+        prepend(
+            MoveInfo::new(engine.rules, engine.goal, pos, m, child),
+            lines,
+        )
     });
     per_root.into_iter().flatten().collect()
 }
@@ -522,7 +506,7 @@ fn series_after(
             return;
         }
         if engine.series_step(ctx, end, &c, k - 1) {
-            prefix.push(MoveInfo::new(engine.rules, &passed, m, &c));
+            prefix.push(MoveInfo::new(engine.rules, engine.goal, &passed, m, &c));
             series_after(engine, ctx, end, &c, k - 1, prefix, out);
             prefix.pop();
         }
@@ -551,7 +535,7 @@ fn final_moves(
         return vec![];
     }
     hits.into_iter()
-        .map(|(m, c)| vec![MoveInfo::new(engine.rules, pos, *m, c)])
+        .map(|(m, c)| vec![MoveInfo::new(engine.rules, engine.goal, pos, *m, c)])
         .collect()
 }
 
@@ -580,8 +564,7 @@ struct BattleSolve<'a> {
 }
 
 /// Battle play (direct, self, reflex): the keys and tries with their trees, set play, and
-/// the shortest key length when it is shorter than the stipulation's; each move's sign as
-/// Popeye writes it ([`goal_signs`]).
+/// the shortest key length when it is shorter than the stipulation's.
 fn solve_battle(
     engine: &Engine,
     battle: Battle,
@@ -597,13 +580,11 @@ fn solve_battle(
         n: stip.moves.min(MAX_BATTLE_MOVES),
         opts: &settings.options,
     };
-    let roots = engine.rules.legal_moves(pos);
     if battle == Battle::Reflex && engine.goal_in_one(&mut Ctx::new(), pos).is_some() {
-        b.reflex_forced_tries(&roots, out);
+        b.reflex_forced_tries(out);
     } else {
-        b.keys_and_tries(&roots, settings, out);
+        b.keys_and_tries(&engine.rules.legal_moves(pos), settings, out);
     }
-    goal_signs(out, stip.goal);
 }
 
 /// `MaxSolutions N` and N keys found already.
@@ -621,14 +602,14 @@ impl BattleSolve<'_> {
         settings: &Settings,
         out: &mut TwinResult,
     ) {
-        let (b, engine, battle, pos) = (self, self.engine, self.battle, self.pos);
-        let verdicts = b.analyse_roots(roots, settings);
+        let (engine, battle, pos, n) = (self.engine, self.battle, self.pos, self.n);
+        let verdicts = self.analyse_roots(roots, settings);
         let mut ctx = Ctx::new();
-        let mut shortest = b.n;
+        let mut shortest = n;
         for ((m, child), v) in roots.iter().zip(verdicts) {
             // MaxSolutions: Popeye stops solving at the Nth key and calls the solution
             // partial.
-            if max_keys_found(b.opts, out) {
+            if max_keys_found(self.opts, out) {
                 out.partial = true;
                 break;
             }
@@ -639,18 +620,18 @@ impl BattleSolve<'_> {
             if refs.is_empty() {
                 // Each key is shown at its own (shortest) length.
                 shortest = shortest.min(v.len);
-                b.push_key(&mut ctx, *m, child, v.len, out);
-            } else if b.opts.tries && refs.len() <= b.opts.defence as usize {
-                b.push_try(&mut ctx, *m, child, &refs, out);
+                self.push_key(&mut ctx, *m, child, v.len, out);
+            } else if self.opts.tries && refs.len() <= self.opts.defence as usize {
+                self.push_try(&mut ctx, *m, child, &refs, out);
             }
         }
-        if max_keys_found(b.opts, out) {
+        if max_keys_found(self.opts, out) {
             out.partial = true;
         }
-        if b.opts.set_play && passed_position(engine, pos, out).is_some() {
-            out.set_play = tree::set_play(engine, &mut ctx, battle, pos, b.n, b.opts);
+        if self.opts.set_play && passed_position(engine, pos, out).is_some() {
+            out.set_play = tree::set_play(engine, &mut ctx, battle, pos, n, self.opts);
         }
-        if battle == Battle::Direct && !out.keys.is_empty() && shortest < b.n {
+        if battle == Battle::Direct && !out.keys.is_empty() && shortest < n {
             out.shorter = Some(shortest);
         }
         engine.flush(&mut ctx);
@@ -658,13 +639,11 @@ impl BattleSolve<'_> {
 
     /// Reflex play where White must reach the goal at once: every such move is printed as
     /// a failed try.
-    fn reflex_forced_tries(&self, roots: &[(Move, Position)], out: &mut TwinResult) {
-        for (m, child) in roots {
-            if self.engine.goal_reached(child) {
-                let mut node = tree::leaf(self.engine, self.pos, *m, child, 0);
-                node.mark = "?!?".into();
-                out.tree.push(node);
-            }
+    fn reflex_forced_tries(&self, out: &mut TwinResult) {
+        for mv in self.goal_moves(self.pos) {
+            let mut node = TreeNode::bare(mv, 0);
+            node.mark = "?!?".into();
+            out.tree.push(node);
         }
     }
 
@@ -675,7 +654,7 @@ impl BattleSolve<'_> {
             .legal_moves(pos)
             .iter()
             .filter(|(_, c)| e.goal_reached(c))
-            .map(|(m, c)| MoveInfo::new(e.rules, pos, *m, c))
+            .map(|(m, c)| MoveInfo::new(e.rules, e.goal, pos, *m, c))
             .collect()
     }
 
@@ -707,7 +686,7 @@ impl BattleSolve<'_> {
     /// Records key `m` (leading to `child`, succeeding in `len` moves) with its tree.
     fn push_key(&self, ctx: &mut Ctx, m: Move, child: &Position, len: u32, out: &mut TwinResult) {
         let (e, b, pos) = (self.engine, self.battle, self.pos);
-        out.keys.push(MoveInfo::new(e.rules, pos, m, child));
+        out.keys.push(MoveInfo::new(e.rules, e.goal, pos, m, child));
         let node = tree::key_node(e, ctx, b, pos, m, child, len, self.opts, "key");
         out.tree.push(node);
     }
@@ -733,14 +712,14 @@ impl BattleSolve<'_> {
                     vec![]
                 };
                 Refutation {
-                    mv: MoveInfo::new(e.rules, child, *r, &c),
+                    mv: MoveInfo::new(e.rules, e.goal, child, *r, &c),
                     forced,
                 }
             })
             .collect();
         let mut node = tree::key_node(e, ctx, b, pos, m, child, n, self.opts, "try");
         out.tries.push(TryInfo {
-            mv: MoveInfo::new(e.rules, pos, m, child),
+            mv: MoveInfo::new(e.rules, e.goal, pos, m, child),
             refutations: refutations.iter().map(|r| r.mv.clone()).collect(),
         });
         node.refutations = refutations;
@@ -774,7 +753,7 @@ pub fn refutations_of(
         .into_iter()
         .map(|d| {
             let grand = rules.play(child, d).unwrap_or_else(|| child.make(d));
-            MoveInfo::new(rules, child, d, &grand).text
+            MoveInfo::new(rules, stipulation.goal, child, d, &grand).text
         })
         .collect()
 }

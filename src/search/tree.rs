@@ -84,15 +84,7 @@ fn defence_fails(engine: &Engine, ctx: &mut Ctx, b: Battle, grand: &Position, n:
 
 /// A node without continuations.
 pub fn leaf(engine: &Engine, pos: &Position, m: Move, child: &Position, ply: u32) -> TreeNode {
-    TreeNode {
-        ply,
-        mv: MoveInfo::new(engine.rules, pos, m, child),
-        mark: String::new(),
-        threats: vec![],
-        zugzwang: false,
-        children: vec![],
-        refutations: vec![],
-    }
+    TreeNode::bare(MoveInfo::new(engine.rules, engine.goal, pos, m, child), ply)
 }
 
 /// Same move for threat comparison: squares and promotion (capture or not does not matter).
