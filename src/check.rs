@@ -10,7 +10,7 @@
 use crate::moves::{Effects, Move};
 use crate::output::notation::{Style, effects_text};
 use crate::position::Position;
-use crate::problem::{Problem, TwinInstance};
+use crate::problem::{Duplex, Problem, TwinInstance};
 use crate::rules::Rules;
 use crate::search::result::{MoveInfo, TwinResult};
 use crate::search::solve::{Settings, solve_twin, start_position};
@@ -44,6 +44,10 @@ impl Verdict {
 #[derive(Clone, Debug, Serialize)]
 pub struct TwinVerdict {
     pub twin: String,
+    /// The half of a `Duplex` or `HalfDuplex` twin with the colours' roles exchanged;
+    /// left out when false.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub exchanged: bool,
     /// The twin's diagram as FEN.
     pub fen: String,
     pub stipulation: String,
@@ -396,8 +400,16 @@ pub fn check_twin(
     } else {
         twin_section(p.solution.as_deref().unwrap_or(""), &t.label)
     };
+    // A duplex half is judged on its own part of the stated solution, and counts as
+    // stated (with nothing stated for it) when only the other half's part is given.
+    let given = !section.trim().is_empty();
+    let section = if p.options.duplex == Duplex::Off {
+        section
+    } else {
+        duplex_part(&section, rules, t)
+    };
     let stated = section.trim();
-    let verdict = if stated.is_empty() {
+    let verdict = if !given {
         unstated_verdict(helpish, &r, &mut evidence)
     } else if helpish {
         lines_verdict(stated, &r, &mut evidence)
@@ -411,6 +423,7 @@ pub fn check_twin(
     };
     let v = TwinVerdict {
         twin: t.label.clone(),
+        exchanged: t.exchanged,
         fen: r.fen.clone(),
         stipulation: t.stipulation.to_string(),
         verdict,
@@ -419,6 +432,44 @@ pub fn check_twin(
         seconds: r.seconds,
     };
     (v, r)
+}
+
+/// The part of a duplex twin's stated solution that belongs to half `t`: each stated line
+/// goes with the half from whose starting position its first move is legal; any other
+/// line (a variation under a key, a remark) goes with the line before it. In battle play
+/// only a line of the first move (`1.`, not `1...`) starts a half's part: a defence
+/// written as `1...` may be legal where the other half starts.
+fn duplex_part(section: &str, rules: &Rules, t: &TwinInstance) -> String {
+    let this = start_position(&t.search_input());
+    let mut other = t.search_input();
+    other.exchanged = !other.exchanged;
+    let other = start_position(&other);
+    let (this, other) = (
+        MoveReader::new(rules, &this),
+        MoveReader::new(rules, &other),
+    );
+    let mut mine = true;
+    let mut out = String::new();
+    for line in section.lines() {
+        let battle = t.stipulation.play.is_battle();
+        let first = line
+            .trim()
+            .strip_prefix("1.")
+            .filter(|rest| !battle || !rest.starts_with('.'))
+            .and_then(|rest| tokens(rest.trim_start_matches('.')).into_iter().next());
+        if let Some(first) = first {
+            if this.find(&first).is_some() {
+                mine = true;
+            } else if other.find(&first).is_some() {
+                mine = false;
+            }
+        }
+        if mine {
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    out
 }
 
 /// No solution stated: what the search found is the evidence.

@@ -159,3 +159,43 @@ fn circe_stated_solutions_may_leave_out_the_rebirth() {
     assert!(out.contains("stated line does not work"), "{out}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A duplex is judged half by half, each on its part of the stated solution: stating one
+/// half's solution leaves the other half's a cook.
+#[test]
+fn duplex_halves_are_judged_apart() {
+    let (code, out, _) = chainmate(&["check", "-q", &root("tests/data/problems/duplex.yaml")]);
+    assert_eq!(code, 1, "{out}");
+    let lines: Vec<&str> = out.lines().map(str::trim).collect();
+    let verdicts: Vec<&str> = lines
+        .iter()
+        .copied()
+        .filter(|l| l.starts_with("h#2") || l.starts_with("duplex:"))
+        .map(|l| l.split(" (").next().unwrap_or(l))
+        .collect();
+    assert_eq!(
+        verdicts,
+        [
+            "h#2: sound",
+            "duplex: h#2: sound",
+            "duplex: h#2: sound",
+            "h#2: sound",
+            "duplex: h#2: cooked",
+        ],
+        "{out}"
+    );
+    assert!(
+        out.contains("extra solution: Kf6-e5 Qh7-f5 + Ke5-d4 Bd2-c3 #"),
+        "{out}"
+    );
+    let (_, json, _) = chainmate(&[
+        "check",
+        "-q",
+        "--format",
+        "json",
+        &root("tests/data/problems/duplex.yaml"),
+    ]);
+    let first: serde_json::Value = serde_json::from_str(json.lines().next().unwrap()).unwrap();
+    assert_eq!(first["twins"][0].get("exchanged"), None);
+    assert_eq!(first["twins"][1]["exchanged"], true);
+}

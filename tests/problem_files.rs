@@ -741,12 +741,75 @@ fn error_unknown_condition() {
     assert_eq!(e.line, Some(3));
     assert!(e.message.contains("unknown option 'Variatons'"), "{e}");
     let e =
-        inp("BeginProblem\nStipulation #2\nOption Duplex\nPieces White Ke1 Black Ke8\nEndProblem")
+        inp("BeginProblem\nStipulation #2\nOption NoWk\nPieces White Ke1 Black Ke8\nEndProblem")
             .unwrap_err();
+    assert!(e.message.contains("option 'NoWk' is not supported"), "{e}");
+    let e = inp(
+        "BeginProblem\nStipulation h#2\nOption Duplex\nOption HalfDuplex\nPieces White Ke1 Black Ke8\nEndProblem",
+    )
+    .unwrap_err();
+    assert_eq!(e.line, Some(4));
     assert!(
-        e.message.contains("option 'Duplex' is not supported"),
+        e.message
+            .contains("Duplex and HalfDuplex exclude each other"),
         "{e}"
     );
+}
+
+/// `Duplex` solves each twin as stated and then with the colours' roles exchanged,
+/// `HalfDuplex` only so; `WhiteToPlay` makes a helpmate start with White, half a move
+/// shorter (Popeye 4.104 prints `h#1.5` for an `h#2` with it), and leaves other play as it
+/// is.
+#[test]
+fn duplex_halves_and_white_to_play() {
+    use chainmate::problem::Duplex;
+    let text = |opt: &str, stip: &str| {
+        format!(
+            "BeginProblem\nStipulation {stip}\nOption {opt}\nPieces White Ke1 Qd1 Black Ke8\nTwin Move d1 d2\nEndProblem"
+        )
+    };
+    let halves = |opt: &str| {
+        let p = &inp(&text(opt, "h#2")).unwrap()[0];
+        p.solving_instances(&p.options)
+            .unwrap()
+            .iter()
+            .map(|t| (t.label.clone(), t.exchanged, t.second_half(&p.options)))
+            .collect::<Vec<_>>()
+    };
+    let (a, b) = (
+        |x: bool, s: bool| ("a".to_string(), x, s),
+        |x: bool, s: bool| ("b".to_string(), x, s),
+    );
+    assert_eq!(
+        halves("Duplex"),
+        [
+            a(false, false),
+            a(true, true),
+            b(false, false),
+            b(true, true)
+        ]
+    );
+    assert_eq!(halves("HalfDuplex"), [a(true, false), b(true, false)]);
+    assert_eq!(
+        inp(&text("Duplex", "h#2")).unwrap()[0].options.duplex,
+        Duplex::Full
+    );
+    let stips = |opt: &str, stip: &str| {
+        let p = &inp(&text(opt, stip)).unwrap()[0];
+        p.solving_instances(&p.options)
+            .unwrap()
+            .iter()
+            .map(|t| t.stipulation.to_string())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(stips("WhiteToPlay", "h#2"), ["h#1.5", "h#1.5"]);
+    assert_eq!(stips("WhiteToPlay", "h=1"), ["h=0.5", "h=0.5"]);
+    assert_eq!(stips("WhiteToPlay", "h#2.5"), ["h#2.5", "h#2.5"]);
+    assert_eq!(stips("WhiteToPlay", "#2"), ["#2", "#2"]);
+    assert_eq!(stips("SetPlay", "h#2"), ["h#2", "h#2"]);
+    let p = &inp(&text("WhiteToPlay", "ser-h#2")).unwrap()[0];
+    let e = p.solving_instances(&p.options).unwrap_err();
+    assert!(e.message.contains("WhiteToPlay with series play"), "{e}");
 }
 
 #[test]

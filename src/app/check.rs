@@ -387,12 +387,12 @@ fn check_problem(
     hash_mb: usize,
     stop: &Arc<AtomicBool>,
 ) -> Result<CheckReport, ProblemError> {
-    let twins = p.twin_instances()?;
     let started = Instant::now();
     let mut options = p.options.clone();
     if a.duals || a.short_variations {
         options.variations = true;
     }
+    let twins = p.solving_instances(&options)?;
     let mut verdicts = vec![];
     let (mut duals, mut short) = (vec![], vec![]);
     for t in &twins {
@@ -475,10 +475,11 @@ impl CheckSummary {
                 }
                 out.push('\n');
                 for t in &r.twins {
-                    let label = if t.twin.is_empty() {
-                        String::new()
-                    } else {
-                        format!("{}) ", t.twin)
+                    let label = match (t.twin.is_empty(), t.exchanged) {
+                        (true, false) => String::new(),
+                        (true, true) => "duplex: ".into(),
+                        (false, false) => format!("{}) ", t.twin),
+                        (false, true) => format!("{}) duplex: ", t.twin),
                     };
                     let incomplete = if t.complete { "" } else { " (search stopped)" };
                     out.push_str(&format!(

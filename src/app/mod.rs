@@ -12,7 +12,9 @@ use crate::cli::{
 };
 use crate::core::Kind;
 use crate::output::notation::Style;
-use crate::output::text::{Meta, diagram, meta_lines, stipulation_lines, twin_header, twin_text};
+use crate::output::text::{
+    Meta, diagram, duplex_line, meta_lines, stipulation_lines, twin_header, twin_text,
+};
 use crate::position::Position;
 use crate::problem::{self, Problem, ProblemError};
 use crate::rules::{Condition, Rules, perft};

@@ -75,14 +75,14 @@ pub(super) fn solve_cmd(a: &SolveArgs) -> Result<(), Failure> {
     let watchdog = Watchdog::new(1, stop.clone());
     let mut intelligent_noted = false;
     for p in &problems {
-        let twins = match p.twin_instances() {
+        let options = merged_options(p, a);
+        let twins = match p.solving_instances(&options) {
             Ok(t) => t,
             Err(e) => {
                 input_errors.push(e);
                 continue;
             }
         };
-        let options = merged_options(p, a);
         if options.intelligent && !intelligent_noted {
             intelligent_noted = true;
             eprintln!(
@@ -234,7 +234,12 @@ impl Solving<'_> {
                 out.push('\n');
             }
         }
-        out.push_str(&twin_header(t));
+        // A duplex's second half: its twin line was written before the first half, and
+        // its solution follows the first's without another blank line (as Popeye).
+        let second = t.second_half(&self.options);
+        if !second {
+            out.push_str(&twin_header(t));
+        }
         for line in &r.move_numbers {
             out.push_str(line);
             out.push('\n');
@@ -244,7 +249,11 @@ impl Solving<'_> {
         } else {
             Style::Long
         };
-        out.push_str(&twin_text(r, style));
+        let text = twin_text(r, style);
+        match text.strip_prefix('\n') {
+            Some(rest) if second => out.push_str(rest),
+            _ => out.push_str(&text),
+        }
         out
     }
 
@@ -280,6 +289,7 @@ impl Solving<'_> {
             threat,
             board,
         ));
+        out.push_str(&duplex_line(self.options.duplex));
         if zero {
             out.push_str("\nzeroposition\n\n");
         }

@@ -242,6 +242,16 @@ pub fn stipulation_lines(
     out
 }
 
+/// Popeye's line under the stipulation for `Duplex` or `HalfDuplex` (centred), empty
+/// without either.
+pub fn duplex_line(d: crate::problem::Duplex) -> String {
+    match d {
+        crate::problem::Duplex::Off => String::new(),
+        crate::problem::Duplex::Full => centred("Duplex"),
+        crate::problem::Duplex::Half => centred("HalfDuplex"),
+    }
+}
+
 /// The board as Popeye draws it: `+---a---...---h---+`, ranks 8..1 with the rank number
 /// at both ends, each square 4 characters (`   K`, `  -p` for Black, `   .` when empty),
 /// a blank bordered line between the ranks.

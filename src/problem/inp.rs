@@ -735,6 +735,18 @@ fn apply_option(
             optional_number(lx);
         }
         "MoveNumbers" => o.move_numbers = true,
+        "Duplex" | "HalfDuplex" => {
+            let d = if name == "Duplex" {
+                super::Duplex::Full
+            } else {
+                super::Duplex::Half
+            };
+            if o.duplex != super::Duplex::Off && o.duplex != d {
+                return Err(site.at(t, "options Duplex and HalfDuplex exclude each other"));
+            }
+            o.duplex = d;
+        }
+        "WhiteToPlay" => o.white_to_play = true,
         // Accepted without effect, for a documented reason: chainmate prints no grid
         // (it has no grid chess, where Popeye draws one), and makes no sound.
         "SuppressGrid" => {}

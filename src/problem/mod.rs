@@ -74,6 +74,22 @@ pub struct Options {
     pub max_time: Option<u32>,
     /// `MoveNumbers`: Popeye's progress lines, one per first move.
     pub move_numbers: bool,
+    /// `Duplex`, `HalfDuplex`: solved with the colours' roles exchanged too, or only so.
+    pub duplex: Duplex,
+    /// `WhiteToPlay`: in help play White starts, half a move less (`h#2` is solved as
+    /// `h#1.5`, as Popeye does); other play ignores it.
+    pub white_to_play: bool,
+}
+
+/// Popeye's `Duplex` and `HalfDuplex`: each twin is solved as stated and then with the
+/// colours' roles exchanged (the other side starts and plays for the goal), or only with
+/// them exchanged.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Duplex {
+    #[default]
+    Off,
+    Full,
+    Half,
 }
 
 impl Default for Options {
@@ -91,6 +107,8 @@ impl Default for Options {
             intelligent: false,
             max_time: None,
             move_numbers: false,
+            duplex: Duplex::Off,
+            white_to_play: false,
         }
     }
 }
@@ -202,6 +220,8 @@ pub struct TwinInstance {
     pub position: Position,
     pub stipulation: Stipulation,
     pub condition: Condition,
+    /// Solved with the colours' roles exchanged (a `Duplex` or `HalfDuplex` half).
+    pub exchanged: bool,
 }
 
 impl TwinInstance {
@@ -212,7 +232,14 @@ impl TwinInstance {
             label: self.label.clone(),
             position: self.position,
             stipulation: self.stipulation,
+            exchanged: self.exchanged,
         }
+    }
+
+    /// The second half of a `Duplex` twin: its twin line is written once, before the
+    /// first half.
+    pub fn second_half(&self, options: &Options) -> bool {
+        self.exchanged && options.duplex == Duplex::Full
     }
 }
 
@@ -1226,6 +1253,7 @@ impl Problem {
                 position: pos,
                 stipulation: st.stipulation,
                 condition: st.condition,
+                exchanged: false,
             };
             out.push(inst.clone());
             prev = inst;
@@ -1247,7 +1275,56 @@ impl Problem {
             position: self.position,
             stipulation: self.stipulation,
             condition: self.condition,
+            exchanged: false,
         }
+    }
+
+    /// The twins as they are solved under `options` (the problem's, or merged with the
+    /// command line's): `WhiteToPlay` applied to each stipulation, and each twin followed
+    /// by its half with the colours' roles exchanged (`Duplex`) or replaced by it
+    /// (`HalfDuplex`).
+    pub fn solving_instances(&self, options: &Options) -> Result<Vec<TwinInstance>, ProblemError> {
+        let mut out = vec![];
+        for mut t in self.twin_instances()? {
+            if options.white_to_play {
+                t.stipulation = white_to_play(t.stipulation).map_err(|m| ProblemError {
+                    file: self.file.clone(),
+                    line: Some(self.line).filter(|&l| l > 0),
+                    column: None,
+                    message: m,
+                })?;
+            }
+            if options.duplex != Duplex::Half {
+                out.push(t.clone());
+            }
+            if options.duplex != Duplex::Off {
+                out.push(TwinInstance {
+                    exchanged: true,
+                    ..t
+                });
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// `WhiteToPlay`: help play for N moves starts with White and so takes N - 0.5 moves
+/// (`h#2` becomes `h#1.5`, as Popeye writes it); help play with a half move already and
+/// direct, self and reflex play are left as they are (Popeye ignores the option there).
+/// Series play is refused: Popeye shortens a series by a whole move and numbers its moves
+/// as if White had made one, a reading with no counterpart here.
+pub fn white_to_play(s: Stipulation) -> Result<Stipulation, String> {
+    use crate::search::stipulation::Play;
+    match s.play {
+        Play::Help if !s.half && s.moves >= 1 => Ok(Stipulation {
+            moves: s.moves - 1,
+            half: true,
+            ..s
+        }),
+        Play::Series | Play::SeriesHelp | Play::SeriesSelf => Err(format!(
+            "option WhiteToPlay with series play ({s}) is not supported: it applies to help play"
+        )),
+        _ => Ok(s),
     }
 }
 
@@ -1292,6 +1369,14 @@ impl Problem {
         }
         if o.move_numbers {
             v.push("MoveNumbers".into());
+        }
+        match o.duplex {
+            Duplex::Off => {}
+            Duplex::Full => v.push("Duplex".into()),
+            Duplex::Half => v.push("HalfDuplex".into()),
+        }
+        if o.white_to_play {
+            v.push("WhiteToPlay".into());
         }
         v
     }

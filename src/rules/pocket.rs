@@ -224,6 +224,7 @@ mod tests {
             position: pos,
             stipulation: Stipulation::parse("#1").unwrap(),
             condition: Condition::PocketMutation,
+            exchanged: false,
         };
         let settings = Settings {
             options: Default::default(),

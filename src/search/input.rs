@@ -15,6 +15,10 @@ pub struct SearchInput {
     /// ([`super::solve::start_position`]).
     pub position: Position,
     pub stipulation: Stipulation,
+    /// The colours' roles exchanged (Popeye's `Duplex`, `HalfDuplex`): the side that the
+    /// stipulation does not name as the starter starts, and plays for the goal as the
+    /// other would.
+    pub exchanged: bool,
 }
 
 /// The options that change what the search finds or reports (Popeye's `Option` words that

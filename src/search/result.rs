@@ -160,6 +160,10 @@ pub struct TwinResult {
     pub fen: String,
     pub stipulation: String,
     pub condition: String,
+    /// Solved with the colours' roles exchanged (a `Duplex` or `HalfDuplex` half); left
+    /// out when false.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub exchanged: bool,
     pub keys: Vec<MoveInfo>,
     pub tries: Vec<TryInfo>,
     /// Help and series solutions, each as its move sequence.

@@ -50,7 +50,8 @@ impl Default for Settings {
 /// refuse longer ones).
 pub use super::stipulation::MAX_BATTLE_MOVES;
 
-/// The position with the side that starts the stipulation to move.
+/// The position with the side that starts the stipulation to move (the other side when
+/// the colours' roles are exchanged).
 pub fn start_position(input: &SearchInput) -> Position {
     let s = input.stipulation;
     let black_starts = match s.play {
@@ -59,7 +60,7 @@ pub fn start_position(input: &SearchInput) -> Position {
         _ => false,
     };
     let mut pos = input.position;
-    pos.side = if black_starts {
+    pos.side = if black_starts != input.exchanged {
         Color::Black
     } else {
         Color::White
@@ -143,6 +144,7 @@ fn empty_result(input: &SearchInput, rules: &Rules) -> TwinResult {
         tree: vec![],
         shorter: None,
         half_start: matches!(stip.play, Play::Help) && stip.half,
+        exchanged: input.exchanged,
         series: matches!(
             stip.play,
             Play::Series | Play::SeriesHelp | Play::SeriesSelf

@@ -23,7 +23,10 @@ pub fn solve_text(inp: &Path, run: &Run) -> Option<String> {
     let problems = load_file(inp).unwrap_or_else(|e| panic!("{e}"));
     let mut got = String::new();
     for p in &problems {
-        for t in p.twin_instances().unwrap_or_else(|e| panic!("{e}")) {
+        for t in p
+            .solving_instances(&p.options)
+            .unwrap_or_else(|e| panic!("{e}"))
+        {
             let kinds: Vec<_> = (0..64u8)
                 .filter_map(|s| t.position.board.kind_at(s))
                 .collect();
@@ -50,7 +53,10 @@ pub fn solve_text(inp: &Path, run: &Run) -> Option<String> {
                 return None;
             }
             assert!(r.complete, "{}: search incomplete", inp.display());
-            got.push_str(&twin_header(&t));
+            // A duplex's second half has no twin line of its own (as Popeye writes it).
+            if !t.second_half(&p.options) {
+                got.push_str(&twin_header(&t));
+            }
             got.push_str(&twin_text(&r, Style::Long));
         }
     }
