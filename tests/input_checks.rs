@@ -311,7 +311,7 @@ fn twin_lines_as_popeye_writes_them() {
 /// every reader.
 #[test]
 fn unsupported_popeye_stipulations_are_named() {
-    let says = ["stipulation 'hs#2' (help-selfmate) is not supported"];
+    let says = ["stipulation 'hr#2' (help-reflexmate) is not supported"];
     assert_input_error(
         &[
             "solve",
@@ -319,18 +319,18 @@ fn unsupported_popeye_stipulations_are_named() {
             "--fen",
             "4k3/8/8/8/8/8/8/4K3",
             "--stipulation",
-            "hs#2",
+            "hr#2",
         ],
         &says,
     );
     let inp = scratch(
         "hs.inp",
-        "BeginProblem\nStipulation hs#2\nPieces White Ke1 Black Ke8\nEndProblem\n",
+        "BeginProblem\nStipulation hr#2\nPieces White Ke1 Black Ke8\nEndProblem\n",
     );
     assert_input_error(&["show", inp.to_str().unwrap()], &["hs.inp:2:", says[0]]);
     let yaml = scratch(
         "hs.yaml",
-        "algebraic: {white: [Ke1], black: [Ke8]}\nstipulation: \"hs#2\"\n",
+        "algebraic: {white: [Ke1], black: [Ke8]}\nstipulation: \"hr#2\"\n",
     );
     assert_input_error(&["show", yaml.to_str().unwrap()], &["hs.yaml:2", says[0]]);
     let fen = scratch("hs.fen", "4k3/8/8/8/8/8/8/4K3 ; ser-r#3\n");

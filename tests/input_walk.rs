@@ -69,7 +69,7 @@ fn one_bad_yaml_document_is_one_error() {
     let dir = scratch("yaml");
     // Line 1 `---`, GOOD_1 lines 2-6, `---` line 7, the bad document from line 8.
     let bad_piece = "stipulation: \"#2\"\nalgebraic:\n  white: [Ka6, Qq8]\n  black: [Ka8]\n";
-    let bad_stip = "stipulation: \"hs#2\"\nalgebraic:\n  white: [Ka6]\n  black: [Ka8]\n";
+    let bad_stip = "stipulation: \"hr#2\"\nalgebraic:\n  white: [Ka6]\n  black: [Ka8]\n";
     for (name, bad) in [("piece.olv", bad_piece), ("stip.yaml", bad_stip)] {
         let f = write_three(&dir, name, bad);
         for cmd in ["check", "show"] {

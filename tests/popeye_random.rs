@@ -34,7 +34,7 @@ mod common;
 /// The stipulations drawn from.
 const STIPULATIONS: &[&str] = &[
     "h#2", "h#2.5", "h#3", "h=2", "h=2.5", "h=3", "ser-h#3", "ser-h=3", "ser-#3", "ser-=4",
-    "ser-s#2", "ser-s=2", "#2", "#3", "=2", "s#2", "s=2", "r#2",
+    "ser-s#2", "ser-s=2", "#2", "#3", "=2", "s#2", "s=2", "r#2", "hs#2", "hs#2.5",
 ];
 
 /// Units drawn beside the kings (Popeye's codes) and their weights.
@@ -263,8 +263,11 @@ fn random_positions_agree_with_popeye() {
         if let Err(e) = chainmate::problem::load_file(&inp)
             .map_err(|e| e.to_string())
             .and_then(|ps| {
-                ps.iter()
-                    .try_for_each(|p| p.twin_instances().map(drop).map_err(|e| e.to_string()))
+                ps.iter().try_for_each(|p| {
+                    p.solving_instances(&p.options)
+                        .map(drop)
+                        .map_err(|e| e.to_string())
+                })
             })
         {
             println!("refused: {}: {e}", inp.display());

@@ -47,6 +47,7 @@ const SALT_DEF: [u64; 3] = [
     0xDEF0_000A_0000_000A,
 ];
 const SALT_HELP: u64 = 0x4E1F_0000_0000_0004;
+const SALT_HELP_SELF: u64 = 0x45E1_F000_0000_000B;
 const SALT_SERIES: [u64; 3] = [
     0x5E71_0005_0000_0005,
     0x5E71_0006_0000_0006,
@@ -1225,6 +1226,37 @@ impl<'a> Engine<'a> {
                 self.series_gate(end, pos, (k, !0), &spare)
                     .is_some_and(|sharp| sharp() != 0)
             })
+    }
+
+    /// Help-self play (`hs#`, `hs=`): with `plies` help plies left from `pos`, can both
+    /// sides reach a position where the side to move has a move and every one of its
+    /// moves reaches the goal? Plain search with the table (exact depths); none of the
+    /// help play's final-position cuts, which assume that the last help move reaches
+    /// the goal itself.
+    pub fn help_self(&self, ctx: &mut Ctx, pos: &Position, plies: u32) -> bool {
+        if plies == 0 {
+            return self.series_end(ctx, SeriesEnd::Self_, pos);
+        }
+        if self.stopped() {
+            return false;
+        }
+        ctx.nodes += 1;
+        let key = pos.hash ^ SALT_HELP_SELF ^ depth_salt(plies);
+        if let Some(known) = self.table_knows(key, plies) {
+            return known;
+        }
+        let found = self
+            .rules
+            .for_each_legal(pos, |_, c| {
+                if self.help_self(ctx, c, plies - 1) {
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                }
+            })
+            .is_break();
+        self.remember(key, plies, found);
+        found
     }
 
     /// After the whole series, the other side to move.

@@ -56,6 +56,7 @@ pub fn start_position(input: &SearchInput) -> Position {
     let s = input.stipulation;
     let black_starts = match s.play {
         Play::Help => !s.half,
+        Play::HelpSelf => s.half,
         Play::SeriesHelp => true,
         _ => false,
     };
@@ -80,7 +81,7 @@ pub fn solve_twin(input: &SearchInput, rules: &Rules, settings: &Settings) -> Tw
     let tt = Tt::acquire(settings.hash_mb);
     let mut engine = Engine::new(rules, stip.goal, &tt, &settings.stop);
     let pos = start_position(input);
-    if !stip.play.is_battle() {
+    if !stip.play.is_battle() && stip.play != Play::HelpSelf {
         engine = engine.with_help_cuts_for(&pos);
     }
     if settings.exhaustive {
@@ -143,7 +144,7 @@ fn empty_result(input: &SearchInput, rules: &Rules) -> TwinResult {
         set_lines: vec![],
         tree: vec![],
         shorter: None,
-        half_start: matches!(stip.play, Play::Help) && stip.half,
+        half_start: matches!(stip.play, Play::Help | Play::HelpSelf) && stip.half,
         exchanged: input.exchanged,
         series: matches!(
             stip.play,
@@ -189,6 +190,7 @@ fn search_stipulation(
         Play::Self_ => solve_battle(engine, Battle::Self_, pos, stip, settings, out),
         Play::Reflex => solve_battle(engine, Battle::Reflex, pos, stip, settings, out),
         Play::Help => solve_help(engine, pos, stip, settings, out),
+        Play::HelpSelf => solve_help_self(engine, pos, stip, settings, out),
         Play::Series | Play::SeriesHelp | Play::SeriesSelf => {
             solve_series(engine, pos, stip, settings, out)
         }
@@ -233,6 +235,84 @@ fn solve_help(
         }
     }
     out.partial = limit(&mut out.lines, settings.options.max_solutions);
+}
+
+/// Help-self play: help plies up to the last move of the side that starts, then every
+/// move of the other side reaches the goal; each line ends with one of those moves.
+/// Shorter solutions first, and set play (the starting side passes), as in help play.
+fn solve_help_self(
+    engine: &Engine,
+    pos: &Position,
+    stip: Stipulation,
+    settings: &Settings,
+    out: &mut TwinResult,
+) {
+    // The help plies before the forced last move, and the shorter plays with the same
+    // side to start (two plies apart, down to none: the forced move at once).
+    let lengths = |plies: u32| (plies % 2..=plies).step_by(2);
+    let plies = stip.help_plies() - 1;
+    for p in lengths(plies) {
+        out.lines.extend(help_self_lines(engine, pos, p, settings));
+    }
+    if settings.options.set_play && plies >= 1 {
+        if let Some(passed) = passed_position(engine, pos, out) {
+            for p in lengths(plies - 1) {
+                out.set_lines
+                    .extend(help_self_lines(engine, &passed, p, settings));
+            }
+        }
+    }
+    out.partial = limit(&mut out.lines, settings.options.max_solutions);
+}
+
+/// The help-self lines from `pos` with `plies` help plies before the forced last move.
+fn help_self_lines(
+    engine: &Engine,
+    pos: &Position,
+    plies: u32,
+    settings: &Settings,
+) -> Vec<Vec<MoveInfo>> {
+    if plies == 0 {
+        return final_moves(engine, SeriesEnd::Self_, pos, &mut Ctx::new());
+    }
+    let roots = engine.rules.legal_moves(pos);
+    let per_root = by_root(engine, &roots, settings, |ctx, m, child| {
+        let mut lines = vec![];
+        if engine.help_self(ctx, child, plies - 1) {
+            help_self_enum(engine, ctx, child, plies - 1, &mut vec![], &mut lines);
+        }
+        prepend(
+            MoveInfo::new(engine.rules, engine.goal, pos, m, child),
+            lines,
+        )
+    });
+    per_root.into_iter().flatten().collect()
+}
+
+fn help_self_enum(
+    engine: &Engine,
+    ctx: &mut Ctx,
+    pos: &Position,
+    plies: u32,
+    prefix: &mut Vec<MoveInfo>,
+    out: &mut Vec<Vec<MoveInfo>>,
+) {
+    if plies == 0 {
+        for fin in final_moves(engine, SeriesEnd::Self_, pos, ctx) {
+            out.push(prefix.iter().cloned().chain(fin).collect());
+        }
+        return;
+    }
+    for (m, child) in engine.rules.legal_moves(pos) {
+        if engine.stopped() {
+            return;
+        }
+        if engine.help_self(ctx, &child, plies - 1) {
+            prefix.push(MoveInfo::new(engine.rules, engine.goal, pos, m, &child));
+            help_self_enum(engine, ctx, &child, plies - 1, prefix, out);
+            prefix.pop();
+        }
+    }
 }
 
 /// The position after the side to move passes (set play), or `None` with a note when that

@@ -1,4 +1,4 @@
-//! Stipulations in the community's notation: `#3`, `=2`, `h#2`, `h#2.5`, `h=3`, `s#4`,
+//! Stipulations in the community's notation: `#3`, `=2`, `h#2`, `h#2.5`, `h=3`, `hs#3`, `s#4`,
 //! `s=2`, `r#2`, `ser-#5`, `ser-=4`, `ser-h#6`, `ser-h=7`, `ser-s#3`.
 
 use std::fmt;
@@ -25,6 +25,9 @@ pub enum Play {
     SeriesHelp,
     /// Series self: White plays N moves in a row, then Black is forced to reach the goal.
     SeriesSelf,
+    /// Help-self: both cooperate (White starts; Black with N.5) until White's last move,
+    /// after which Black is forced to reach the goal (every Black move reaches it).
+    HelpSelf,
 }
 
 impl Play {
@@ -52,14 +55,14 @@ pub const MAX_BATTLE_MOVES: u32 = 30;
 
 impl Stipulation {
     /// Parses a stipulation; the error says what is wrong. A stipulation Popeye knows
-    /// but chainmate does not solve (`hs#2`, `exact-#2`, `ser-r#3`, `h==2`, ...) is named
+    /// but chainmate does not solve (`hr#2`, `exact-#2`, `ser-r#3`, `h==2`, ...) is named
     /// as not supported rather than malformed.
     pub fn parse(text: &str) -> Result<Stipulation, String> {
         Stipulation::parse_supported(text).map_err(|e| {
             let t: String = text.chars().filter(|c| !c.is_whitespace()).collect();
             match popeye_unsupported(&t.to_ascii_lowercase()) {
                 Some(what) => format!(
-                    "stipulation '{}' ({what}) is not supported: chainmate solves direct, help (h), \
+                    "stipulation '{}' ({what}) is not supported: chainmate solves direct, help (h), help-self (hs), \
                      self (s), reflex (r) and series (ser-, ser-h, ser-s) play with the goals # and =",
                     text.trim()
                 ),
@@ -80,6 +83,8 @@ impl Stipulation {
             (Play::SeriesSelf, r)
         } else if let Some(r) = lower.strip_prefix("ser-") {
             (Play::Series, r)
+        } else if let Some(r) = lower.strip_prefix("hs") {
+            (Play::HelpSelf, r)
         } else if let Some(r) = lower.strip_prefix('h') {
             (Play::Help, r)
         } else if let Some(r) = lower.strip_prefix('s') {
@@ -111,7 +116,7 @@ impl Stipulation {
         let moves: u32 = whole.parse().map_err(|_| {
             format!("malformed stipulation '{text}': '{whole}' is not a number of moves")
         })?;
-        if half && play != Play::Help {
+        if half && !matches!(play, Play::Help | Play::HelpSelf) {
             return Err(format!(
                 "malformed stipulation '{text}': N.5 is only defined for help play"
             ));
@@ -150,6 +155,7 @@ impl fmt::Display for Stipulation {
         let prefix = match self.play {
             Play::Direct => "",
             Play::Help => "h",
+            Play::HelpSelf => "hs",
             Play::Self_ => "s",
             Play::Reflex => "r",
             Play::Series => "ser-",
@@ -189,7 +195,7 @@ const POPEYE_PLAYS: &[(&str, Option<&str>)] = &[
     ("reci-h", Some("reciprocal helpmate")),
     ("dia", Some("proof game")),
     ("a=>b", Some("a-to-b proof game")),
-    ("hs", Some("help-selfmate")),
+    ("hs", None),
     ("hr", Some("help-reflexmate")),
     ("h", None),
     ("semi-r", Some("semi-reflexmate")),
@@ -292,18 +298,18 @@ mod tests {
     fn parses_and_prints() {
         for s in [
             "#3", "=2", "h#2", "h#2.5", "h#0.5", "h=3", "s#4", "s=2", "r#2", "ser-#5", "ser-=4",
-            "ser-h#6", "ser-h=7", "ser-s#3",
+            "ser-h#6", "ser-h=7", "ser-s#3", "hs#2", "hs=3", "hs#1.5",
         ] {
             assert_eq!(Stipulation::parse(s).unwrap().to_string(), s);
         }
         assert_eq!(Stipulation::parse("H#2").unwrap().play, Play::Help);
+        assert_eq!(Stipulation::parse("HS#2").unwrap().play, Play::HelpSelf);
         assert_eq!(Stipulation::parse("h#2.5").unwrap().help_plies(), 5);
     }
 
     #[test]
     fn popeye_stipulations_chainmate_does_not_solve() {
         for (s, what) in [
-            ("hs#2", "help-selfmate"),
             ("hr#2", "help-reflexmate"),
             ("exact-s#2", "exact length"),
             ("ser-r#2", "series reflexmate"),
@@ -317,7 +323,7 @@ mod tests {
             ("h==2", "goal '==' (double stalemate)"),
             ("#=2", "goal '#=' (mate or stalemate)"),
             ("hze42", "goal 'ze4' (target square)"),
-            ("HS#2", "help-selfmate"),
+            ("HR#2", "help-reflexmate"),
         ] {
             let e = Stipulation::parse(s).unwrap_err();
             assert!(
