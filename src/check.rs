@@ -448,10 +448,10 @@ fn duplex_part(section: &str, rules: &Rules, t: &TwinInstance) -> String {
         MoveReader::new(rules, &this),
         MoveReader::new(rules, &other),
     );
+    let battle = t.stipulation.play.is_battle();
     let mut mine = true;
     let mut out = String::new();
     for line in section.lines() {
-        let battle = t.stipulation.play.is_battle();
         let first = line
             .trim()
             .strip_prefix("1.")

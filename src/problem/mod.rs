@@ -77,7 +77,7 @@ pub struct Options {
     /// `Duplex`, `HalfDuplex`: solved with the colours' roles exchanged too, or only so.
     pub duplex: Duplex,
     /// `WhiteToPlay`: in help play White starts, half a move less (`h#2` is solved as
-    /// `h#1.5`, as Popeye does); other play ignores it.
+    /// `h#1.5`, as Popeye does); see [`white_to_play`] for the other stipulations.
     pub white_to_play: bool,
 }
 
