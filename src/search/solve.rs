@@ -275,12 +275,27 @@ fn help_self_lines(
     if plies == 0 {
         return final_moves(engine, SeriesEnd::Self_, pos, &mut Ctx::new());
     }
-    let roots = engine.rules.legal_moves(pos);
-    let per_root = by_root(engine, &roots, settings, |ctx, m, child| {
+    lines_by_root(engine, pos, settings, |ctx, child| {
         let mut lines = vec![];
         if engine.help_self(ctx, child, plies - 1) {
             help_self_enum(engine, ctx, child, plies - 1, &mut vec![], &mut lines);
         }
+        lines
+    })
+}
+
+/// The lines from `pos`: each first move is a task of its own ([`by_root`]), `rest` gives
+/// the lines after it (from the position it leads to), and each comes back behind its
+/// move, in generation order.
+fn lines_by_root(
+    engine: &Engine,
+    pos: &Position,
+    settings: &Settings,
+    rest: impl Fn(&mut Ctx, &Position) -> Vec<Vec<MoveInfo>> + Sync,
+) -> Vec<Vec<MoveInfo>> {
+    let roots = engine.rules.legal_moves(pos);
+    let per_root = by_root(engine, &roots, settings, |ctx, m, child| {
+        let lines = rest(ctx, child);
         prepend(
             MoveInfo::new(engine.rules, engine.goal, pos, m, child),
             lines,
@@ -380,15 +395,9 @@ pub fn help_lines(
     plies: u32,
     settings: &Settings,
 ) -> Vec<Vec<MoveInfo>> {
-    let roots = engine.rules.legal_moves(pos);
-    let per_root = by_root(engine, &roots, settings, |ctx, m, child| {
-        let lines = help_split(engine, ctx, child, plies - 1, SPLIT_LEVELS);
-        prepend(
-            MoveInfo::new(engine.rules, engine.goal, pos, m, child),
-            lines,
-        )
-    });
-    per_root.into_iter().flatten().collect()
+    lines_by_root(engine, pos, settings, |ctx, child| {
+        help_split(engine, ctx, child, plies - 1, SPLIT_LEVELS)
+    })
 }
 
 /// Puts `first` in front of every line (none when there are no lines).
@@ -522,15 +531,9 @@ fn series_lines(
     k: u32,
     settings: &Settings,
 ) -> Vec<Vec<MoveInfo>> {
-    let roots = engine.rules.legal_moves(pos);
-    let per_root = by_root(engine, &roots, settings, |ctx, m, child| {
-        let lines = series_split(engine, ctx, end, child, k, SPLIT_LEVELS);
-        prepend(
-            MoveInfo::new(engine.rules, engine.goal, pos, m, child),
-            lines,
-        )
-    });
-    per_root.into_iter().flatten().collect()
+    lines_by_root(engine, pos, settings, |ctx, child| {
+        series_split(engine, ctx, end, child, k, SPLIT_LEVELS)
+    })
 }
 
 /// The rest of the series lines after a series move (`child`, `k` moves left before it),
