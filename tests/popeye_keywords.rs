@@ -100,7 +100,14 @@ fn every_popeye_option_is_accepted_or_refused_by_name() {
         match fate {
             Accepted => {
                 assert_eq!(code, 0, "{name}: {stderr}");
-                assert!(stdout.contains("1.Rg1-g7 !"), "{name}: {stdout}");
+                // HalfDuplex solves only the half where Black plays for the goal, which
+                // has no key here; its header line says so.
+                let expected = if name == "HalfDuplex" {
+                    "HalfDuplex\n"
+                } else {
+                    "1.Rg1-g7 !"
+                };
+                assert!(stdout.contains(expected), "{name}: {stdout}");
             }
             Refused => {
                 assert_eq!(code, 2, "{name}: {stdout}");
