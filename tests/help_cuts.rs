@@ -114,6 +114,61 @@ impl Gen {
     }
 }
 
+impl Gen {
+    /// A series-help stalemate study for the walled-in test: Black's king (often in a
+    /// corner or on the edge) with White's king two squares away, one to four Black pawns
+    /// (each blocked by a White pawn half the time) and up to two pieces (now and then a
+    /// nightrider or an amazon); White has nothing that moves along lines, and up to two
+    /// more pawns or knights. `None` when the draw does not fit.
+    fn walled_fen(&mut self) -> Option<String> {
+        let mut board = [None::<char>; 64];
+        let corners = [
+            0usize, 7, 56, 63, 1, 8, 6, 15, 48, 57, 55, 62, 16, 23, 40, 47,
+        ];
+        let k = if self.below(4) == 0 {
+            self.below(64) as usize
+        } else {
+            corners[self.below(16) as usize]
+        };
+        board[k] = Some('k');
+        let (df, dr) = (self.below(5) as i64 - 2, self.below(5) as i64 - 2);
+        let (f, r) = ((k % 8) as i64 + df, (k / 8) as i64 + dr);
+        if df.abs().max(dr.abs()) < 2 || !(0..8).contains(&f) || !(0..8).contains(&r) {
+            return None;
+        }
+        board[(r * 8 + f) as usize] = Some('K');
+        for _ in 0..1 + self.below(4) {
+            let s = 8 + self.below(48) as usize;
+            if board[s].is_some() {
+                continue;
+            }
+            board[s] = Some('p');
+            if self.below(2) == 0 && s >= 16 && board[s - 8].is_none() {
+                board[s - 8] = Some('P');
+            }
+        }
+        let mut units = vec![];
+        if self.below(3) == 0 {
+            units.push(if self.below(6) == 0 {
+                ['n', 'a'][self.below(2) as usize]
+            } else {
+                ['s', 'b', 'r', 'q'][self.below(4) as usize]
+            });
+        }
+        for _ in 0..1 + self.below(3) {
+            units.push(['P', 'S', 'S'][self.below(3) as usize]);
+        }
+        for p in units {
+            let s = self.below(64) as usize;
+            if board[s].is_some() || (p == 'P' && !(8..56).contains(&s)) {
+                continue;
+            }
+            board[s] = Some(p);
+        }
+        Some(fen_of(&board, false))
+    }
+}
+
 /// The FEN of a board of piece letters (`S` the knight; `N`, `A`, `E`, `C` the nightrider,
 /// amazon, empress and princess).
 fn fen_of(board: &[Option<char>; 64], white_to_move: bool) -> String {
@@ -327,6 +382,41 @@ fn a_king_square_attacked_before_the_mate_needs_the_attacker_taken() {
             solve(fen, stipulation, "orthodox", true).expect("legal")
         );
     }
+}
+
+/// Compares `count` series-help stalemates from `seed` against a White side that cannot
+/// pin (`walled_fen`), ser-h=2 to ser-h=4 in turn; returns how many had a solution.
+fn walled_agree(seed: u64, count: usize) -> usize {
+    let mut g = Gen(seed);
+    let (mut tested, mut solved) = (0, 0);
+    while tested < count {
+        let stipulation = ["ser-h=3", "ser-h=4", "ser-h=5", "ser-h=6"][tested % 4];
+        let Some(fen) = g.walled_fen() else {
+            continue;
+        };
+        let Some(found) = cuts_agree(&fen, stipulation, "orthodox") else {
+            continue;
+        };
+        solved += usize::from(found);
+        tested += 1;
+    }
+    solved
+}
+
+/// The walled-in test of series-help stalemates (`search/reach/walls.rs`), which runs
+/// where the winner has nothing that moves along lines.
+#[test]
+fn walled_in_cuts_agree_with_the_plain_search() {
+    let n = count_from_env(240);
+    let solved = walled_agree(0x3C6E_F372_FE94_F82B, n);
+    assert!(solved > n / 20, "{solved} solved");
+}
+
+#[test]
+#[ignore]
+fn walled_in_cuts_agree_on_3000_positions() {
+    let solved = walled_agree(0xA54F_F53A_5F1D_36F1, 3_000);
+    assert!(solved > 150, "{solved} solved");
 }
 
 #[test]

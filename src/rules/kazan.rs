@@ -43,6 +43,7 @@ impl super::ConditionRules for Kazan {
         immobile: false,
         shared_moves: false,
         standing_checks: false,
+        walls: false,
     };
 
     fn for_each_legal<F>(pos: &Position, rules: &Rules, f: F) -> ControlFlow<()>

@@ -37,6 +37,7 @@ impl super::ConditionRules for Madrasi {
         immobile: false,
         shared_moves: true,
         standing_checks: false,
+        walls: false,
     };
 
     fn for_each_legal<F>(pos: &Position, rules: &Rules, mut f: F) -> ControlFlow<()>

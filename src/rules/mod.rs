@@ -539,6 +539,10 @@ pub struct HelpCuts {
     /// last move? Not under Madrasi (paralysis takes attacks away) nor Kazan (one chain
     /// moves the king and the unit that captures the attacker).
     pub standing_checks: bool,
+    /// Series-help stalemates: may every unit of the stalemated side be asked to end
+    /// walled in (orthodox moves and captures, pins only along queen lines from riders,
+    /// one unit per move: `search/reach/walls.rs`)?
+    pub walls: bool,
 }
 
 impl HelpCuts {
@@ -547,12 +551,14 @@ impl HelpCuts {
         immobile: false,
         shared_moves: false,
         standing_checks: false,
+        walls: false,
     };
     pub const ALL: HelpCuts = HelpCuts {
         final_position: true,
         immobile: true,
         shared_moves: true,
         standing_checks: true,
+        walls: true,
     };
 }
 

@@ -1167,9 +1167,32 @@ impl<'a> Engine<'a> {
             if open {
                 !0
             } else {
-                self.final_possible(pos, sides, squares, spare)
+                let fits = self.final_possible(pos, sides, squares, spare);
+                self.walls_possible(end, pos, sides, fits)
             }
         })
+    }
+
+    /// Series-help stalemates: the king squares of `squares` where every unit of the loser
+    /// can still end walled in ([`Reach::walled_in`]); all of `squares` elsewhere.
+    fn walls_possible(
+        &self,
+        end: SeriesEnd,
+        pos: &Position,
+        (loser, win, lose): (Color, u32, u32),
+        squares: Bitboard,
+    ) -> Bitboard {
+        match &self.reach {
+            Some(r)
+                if end == SeriesEnd::Help
+                    && self.goal == Goal::Stalemate
+                    && win == 1
+                    && squares != 0 =>
+            {
+                r.walled_in(pos, loser, lose as usize, squares)
+            }
+            _ => squares,
+        }
     }
 
     /// After a series move (`child`, other side to move) with `k` moves left before it.

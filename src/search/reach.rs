@@ -68,6 +68,8 @@ use crate::position::Position;
 use crate::rules::HelpCuts;
 use std::cell::Cell;
 
+pub mod walls;
+
 /// Distances 0..=MAX_D are tabled; a budget above it skips the cut.
 const MAX_D: usize = 15;
 type Within = [[Bitboard; MAX_D + 1]; 64];
@@ -87,6 +89,9 @@ pub struct Reach {
     far: Vec<[[u8; 64]; 64]>,
     /// [colour][from]: a pawn's forms.
     pawn_forms: [Vec<PawnForms>; 2],
+    /// [colour][from]: a pawn's forms where it cannot capture (`walls.rs`: the other
+    /// side has nothing but its king to take), made at their first use.
+    pawn_pushes: std::sync::OnceLock<[Vec<PawnForms>; 2]>,
     promotions: Vec<Kind>,
     /// [colour][kind][k]: the squares from which such a piece attacks `k` or a square next
     /// to it, on an empty board.
@@ -104,6 +109,8 @@ pub struct Reach {
     shared: bool,
     /// Do attacks next to a unit stand (`HelpCuts::standing_checks`)?
     standing_checks: bool,
+    /// Series-help stalemates: the walled-in test (`HelpCuts::walls`, `walls.rs`).
+    walls: bool,
     /// [king][x]: see [`beyond_table`].
     beyond: Vec<[(u8, u8); 64]>,
     /// Can a pawn promote to a piece with the nightrider's move (which pins along the
@@ -1012,6 +1019,11 @@ fn piece_dist(k: Kind, from: usize) -> [u8; 64] {
 /// Pawn distances (as a pawn): one step forward or diagonally forward, two from the second
 /// rank; a pawn stops on its last rank (it promotes there).
 fn pawn_dist(c: Color, from: usize) -> [u8; 64] {
+    pawn_dist_with(c, from, true)
+}
+
+/// [`pawn_dist`], with the pawn's captures or without (`captures`).
+fn pawn_dist_with(c: Color, from: usize, captures: bool) -> [u8; 64] {
     let fwd = c.forward();
     dist(from, |s| {
         let rel = c.relative_rank(s);
@@ -1019,7 +1031,7 @@ fn pawn_dist(c: Color, from: usize) -> [u8; 64] {
             return 0;
         }
         let one = (s as i8 + fwd) as u8;
-        let mut next = bb(one) | pawn_attacks(c, s);
+        let mut next = bb(one) | if captures { pawn_attacks(c, s) } else { 0 };
         if rel == 1 {
             next |= bb((one as i8 + fwd) as u8);
         }
@@ -1076,10 +1088,15 @@ fn far_table(occupy: &[Within], used: impl Fn(usize) -> bool) -> Vec<[[u8; 64]; 
 }
 
 /// [from]: a pawn of colour `c`'s forms, as a pawn and as each promotion piece.
-fn pawn_forms_table(c: Color, promotions: &[Kind], far: &[[[u8; 64]; 64]]) -> Vec<PawnForms> {
+fn pawn_forms_table(
+    c: Color,
+    promotions: &[Kind],
+    far: &[[[u8; 64]; 64]],
+    captures: bool,
+) -> Vec<PawnForms> {
     (0..64)
         .map(|from| {
-            let d = pawn_dist(c, from);
+            let d = pawn_dist_with(c, from, captures);
             let as_pawn = std::array::from_fn(|t| {
                 if c.relative_rank(t as u8) == 7 {
                     NONE
@@ -1225,7 +1242,7 @@ impl Reach {
         let table_used = |i: usize| used(ALL_KINDS[i % KIND_COUNT]);
         let far = far_table(&occupy, table_used);
         let pawn_forms =
-            [Color::White, Color::Black].map(|c| pawn_forms_table(c, promotions, &far));
+            [Color::White, Color::Black].map(|c| pawn_forms_table(c, promotions, &far, true));
         let (near_att, masks) = around_tables(&attack, table_used);
         Reach {
             occupy,
@@ -1238,10 +1255,12 @@ impl Reach {
             around: std::array::from_fn(|k| around(k as u8)),
             id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             pawn_forms,
+            pawn_pushes: std::sync::OnceLock::new(),
             promotions: promotions.to_vec(),
             immobile: cuts.immobile,
             shared: cuts.shared_moves,
             standing_checks: cuts.standing_checks,
+            walls: cuts.walls,
             beyond: beyond_table(),
             night_promotions: promotions.iter().any(|k| k.parts() & part::NIGHT != 0),
         }
