@@ -539,9 +539,9 @@ pub struct HelpCuts {
     /// last move? Not under Madrasi (paralysis takes attacks away) nor Kazan (one chain
     /// moves the king and the unit that captures the attacker).
     pub standing_checks: bool,
-    /// Series-help stalemates: may every unit of the stalemated side be asked to end
-    /// walled in (orthodox moves and captures, pins only along queen lines from riders,
-    /// one unit per move: `search/reach/walls.rs`)?
+    /// Series-help stalemates: may every unit of the stalemated side that no pin can stop
+    /// be asked to end walled in by its own units (orthodox moves and captures, one unit
+    /// per move, no paralysis: `search/reach/walls.rs`)?
     pub walls: bool,
 }
 

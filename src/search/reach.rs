@@ -68,7 +68,7 @@ use crate::position::Position;
 use crate::rules::HelpCuts;
 use std::cell::Cell;
 
-pub mod walls;
+mod walls;
 
 /// Distances 0..=MAX_D are tabled; a budget above it skips the cut.
 const MAX_D: usize = 15;
