@@ -259,22 +259,16 @@ fn may_pin(pos: &Position, winner: Color) -> bool {
 }
 
 impl Reach {
-    /// Series-help stalemates (see the module comment): the king squares of `squares`
-    /// where the loser, to move with `l` moves left before the winner's one move, can
-    /// still end walled in.
-    pub fn walled_in(&self, pos: &Position, loser: Color, l: usize, squares: Bitboard) -> Bitboard {
-        let ksq = pos.king(loser);
-        let winner = loser.flip();
-        if !self.walls || pos.castling != 0 || l > MAX_D || ksq == NO_SQUARE || may_pin(pos, winner)
-        {
-            return squares;
-        }
+    /// The search of [`Self::walled_in`] for the loser's units besides its king (each
+    /// unit's forms and least costs); `None` where there are too many units or forms.
+    fn loser_units(&self, pos: &Position, loser: Color) -> Option<Walls<'_>> {
         let board = &pos.board;
+        let winner = loser.flip();
         let mut forms = [[None; FORMS]; UNITS];
         let mut least = [[NONE; 64]; UNITS];
-        let units = board.by_color[loser.idx()] & !bb(ksq);
+        let units = board.by_color[loser.idx()] & !bb(pos.king(loser));
         if units.count_ones() as usize > UNITS {
-            return squares;
+            return None;
         }
         // With nothing but the winner's king to take, the loser's pawns only push.
         let pawns = if board.by_color[winner.idx()] == bb(pos.king(winner)) {
@@ -289,7 +283,7 @@ impl Reach {
             let kind = board.kind_at(x).expect("occupied");
             if kind == Kind::Pawn {
                 if self.promotions.len() + 1 > FORMS {
-                    return squares;
+                    return None;
                 }
                 let p = &pawns[loser.idx()][x as usize];
                 forms[u][0] = Some((Kind::Pawn, &p.as_pawn.0, &p.as_pawn.1));
@@ -306,6 +300,30 @@ impl Reach {
                 }
             }
         }
+        Some(Walls {
+            reach: self,
+            loser,
+            forms,
+            least,
+            winner_may: 0,
+            steps: STEPS,
+        })
+    }
+
+    /// Series-help stalemates (see the module comment): the king squares of `squares`
+    /// where the loser, to move with `l` moves left before the winner's one move, can
+    /// still end walled in.
+    pub fn walled_in(&self, pos: &Position, loser: Color, l: usize, squares: Bitboard) -> Bitboard {
+        let ksq = pos.king(loser);
+        let winner = loser.flip();
+        if !self.walls || pos.castling != 0 || l > MAX_D || ksq == NO_SQUARE || may_pin(pos, winner)
+        {
+            return squares;
+        }
+        let Some(mut search) = self.loser_units(pos, loser) else {
+            return squares;
+        };
+        let board = &pos.board;
         // The winner's units: what each attacks and where it stands, now and within one
         // move.
         let mut winners = [Winner::default(); 16];
@@ -322,19 +340,8 @@ impl Reach {
             n += 1;
         }
         let winners = &winners[..n];
-        let all = if units == 0 {
-            0
-        } else {
-            (1u32 << units.count_ones()) - 1
-        } as u16;
-        let mut search = Walls {
-            reach: self,
-            loser,
-            forms,
-            least,
-            winner_may: 0,
-            steps: STEPS,
-        };
+        let units = (board.by_color[loser.idx()] & !bb(ksq)).count_ones();
+        let all = if units == 0 { 0 } else { (1u32 << units) - 1 } as u16;
         let mut out = 0;
         for k in Squares(squares & self.ball[ksq as usize][l]) {
             let walk = self.far[idx(loser, Kind::King)][ksq as usize][k as usize];
