@@ -300,11 +300,24 @@ fn stalemates_agree(seed: u64, count: usize) -> usize {
         ("ser-h=3", false, false),
         ("ser-h=4", false, false),
     ];
+    orthodox_agree(seed, count, |g, tested| {
+        let (stipulation, loser_white, white_to_move) = STALEMATES[tested % STALEMATES.len()];
+        Some((g.stalemate_fen(loser_white, white_to_move)?, stipulation))
+    })
+}
+
+/// Compares `count` orthodox positions from `seed`, each drawn with its stipulation by
+/// `draw` (given how many were tested before it; `None`: draw again); returns how many had
+/// a solution.
+fn orthodox_agree(
+    seed: u64,
+    count: usize,
+    mut draw: impl FnMut(&mut Gen, usize) -> Option<(String, &'static str)>,
+) -> usize {
     let mut g = Gen(seed);
     let (mut tested, mut solved) = (0, 0);
     while tested < count {
-        let (stipulation, loser_white, white_to_move) = STALEMATES[tested % STALEMATES.len()];
-        let Some(fen) = g.stalemate_fen(loser_white, white_to_move) else {
+        let Some((fen, stipulation)) = draw(&mut g, tested) else {
             continue;
         };
         let Some(found) = cuts_agree(&fen, stipulation, "orthodox") else {
@@ -385,22 +398,12 @@ fn a_king_square_attacked_before_the_mate_needs_the_attacker_taken() {
 }
 
 /// Compares `count` series-help stalemates from `seed` against a White side that cannot
-/// pin (`walled_fen`), ser-h=2 to ser-h=4 in turn; returns how many had a solution.
+/// pin (`walled_fen`), ser-h=3 to ser-h=6 in turn; returns how many had a solution.
 fn walled_agree(seed: u64, count: usize) -> usize {
-    let mut g = Gen(seed);
-    let (mut tested, mut solved) = (0, 0);
-    while tested < count {
+    orthodox_agree(seed, count, |g, tested| {
         let stipulation = ["ser-h=3", "ser-h=4", "ser-h=5", "ser-h=6"][tested % 4];
-        let Some(fen) = g.walled_fen() else {
-            continue;
-        };
-        let Some(found) = cuts_agree(&fen, stipulation, "orthodox") else {
-            continue;
-        };
-        solved += usize::from(found);
-        tested += 1;
-    }
-    solved
+        Some((g.walled_fen()?, stipulation))
+    })
 }
 
 /// The walled-in test of series-help stalemates (`search/reach/walls.rs`), which runs
